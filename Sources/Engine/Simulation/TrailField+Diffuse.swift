@@ -1,0 +1,146 @@
+/// Per-step settings of the diffusion pass, in field units.
+struct DiffuseSettings {
+    /// Trail added per deposit count, per species.
+    var deposit: (Float, Float, Float)
+    /// Fraction kept this step.
+    var decay: Float
+    /// Amount subtracted per step after decay.
+    var fade: Float
+    /// Highest trail value.
+    var cap: Float
+    /// Blur (3×3 mean) this step.
+    var blur: Bool
+    /// Interaction matrix, row-major M[s][c].
+    var matrix: [Float]
+}
+
+extension TrailField {
+    /// Rows per chunk of the diffusion pass (fixed: results never depend on the
+    /// thread count).
+    static let rowsPerChunk = 16
+
+    /// Number of chunks of the diffusion pass.
+    var diffuseChunks: Int { (height + Self.rowsPerChunk - 1) / Self.rowsPerChunk }
+
+    /// Merges the deposit counts into the trails, blurs (when `s.blur`), decays,
+    /// fades, caps, writes the new trails into the scratch planes, refreshes the
+    /// sensing planes and clears the counts; then swaps planes.
+    func diffuse(_ s: DiffuseSettings, pool: WorkerPool, scratchRows: [AlignedBuffer<Float>]) {
+        precondition(species == 3, "the diffusion pass is written for three species")
+        let W = width, H = height
+        let rows = Self.rowsPerChunk
+        let workers = counts.count
+        let dep: [Float] = [s.deposit.0, s.deposit.1, s.deposit.2]
+        let scale = s.blur ? s.decay * (1.0 / 9.0) : s.decay
+        let fade = s.fade, cap = s.cap
+        let M = s.matrix
+        let src = trails.map(\.base), dst = scratch.map(\.base), sen = sense.map(\.base)
+        let cnt = counts.map { $0.map(\.base) }
+        let blur = s.blur
+
+        pool.run(chunks: diffuseChunks) { chunk, worker in
+            let y0 = chunk * rows, y1 = min(H, y0 + rows)
+            let scr = scratchRows[worker].base
+            // Layout of the worker's scratch: 9 ring rows (3 channels × 3), a merged row, a count row.
+            let merged = scr + 9 * W
+            let countRow = UnsafeMutableRawPointer(scr + 10 * W).assumingMemoryBound(to: Int32.self)
+
+            /// Trail + deposit of channel c, row r (wrapped) into `merged`; clears counts when `clear`.
+            func merge(_ c: Int, _ rIn: Int, clear: Bool) {
+                let r = (rIn + H) % H
+                let off = r * W
+                let t = src[c] + off
+                let c0 = cnt[0][c] + off
+                for x in 0..<W { countRow[x] = Int32(c0[x]) }
+                if clear { (c0).update(repeating: 0, count: W) }
+                var w = 1
+                while w < workers {
+                    let cw = cnt[w][c] + off
+                    for x in 0..<W { countRow[x] &+= Int32(cw[x]) }
+                    if clear { cw.update(repeating: 0, count: W) }
+                    w += 1
+                }
+                let d = dep[c]
+                for x in 0..<W {
+                    merged[x] = t[x] + Float(min(countRow[x], 65535)) * d
+                }
+            }
+
+            /// Horizontal 3-sum of `merged` with wrap-around into `h`.
+            func hsum(_ h: UnsafeMutablePointer<Float>) {
+                h[0] = (merged[W - 1] + merged[0]) + merged[1]
+                for x in 1..<(W - 1) {
+                    h[x] = (merged[x - 1] + merged[x]) + merged[x + 1]
+                }
+                h[W - 1] = (merged[W - 2] + merged[W - 1]) + merged[0]
+            }
+
+            if blur {
+                // ring[c][k] holds h of row (y - 1 + k) for the current y, rotated by index.
+                for c in 0..<3 {
+                    let ring = scr + c * 3 * W
+                    merge(c, y0 - 1, clear: false)
+                    hsum(ring)
+                    merge(c, y0, clear: false)
+                    hsum(ring + W)
+                }
+                for y in y0..<y1 {
+                    let slotPrev = (y - y0) % 3, slotCur = (y - y0 + 1) % 3, slotNext = (y - y0 + 2) % 3
+                    let next = y + 1
+                    let clearNext = next >= y0 + 1 && next <= y1 - 2
+                    for c in 0..<3 {
+                        let ring = scr + c * 3 * W
+                        merge(c, next, clear: clearNext)
+                        let hp = ring + slotPrev * W, hc = ring + slotCur * W, hn = ring + slotNext * W
+                        hsum(hn)
+                        let out = dst[c] + y * W
+                        for x in 0..<W {
+                            let v = ((hp[x] + hc[x]) + hn[x]) * scale - fade
+                            out[x] = min(max(v, 0), cap)
+                        }
+                    }
+                    senseRow(y)
+                }
+            } else {
+                for y in y0..<y1 {
+                    for c in 0..<3 {
+                        merge(c, y, clear: true)
+                        let out = dst[c] + y * W
+                        for x in 0..<W {
+                            let v = merged[x] * scale - fade
+                            out[x] = min(max(v, 0), cap)
+                        }
+                    }
+                    senseRow(y)
+                }
+            }
+
+            /// F_s = Σ_c M[s,c]·T_c for row y from the freshly written trails.
+            func senseRow(_ y: Int) {
+                let off = y * W
+                let t0 = dst[0] + off, t1 = dst[1] + off, t2 = dst[2] + off
+                for sp in 0..<3 {
+                    let m0 = M[sp * 3], m1 = M[sp * 3 + 1], m2 = M[sp * 3 + 2]
+                    let f = sen[sp] + off
+                    for x in 0..<W {
+                        f[x] = (m0 * t0[x] + m1 * t1[x]) + m2 * t2[x]
+                    }
+                }
+            }
+        }
+
+        if blur {
+            // Rows read by two chunks (each chunk's first and last) are cleared
+            // only now that every chunk has read them.
+            pool.run(chunks: diffuseChunks) { chunk, _ in
+                let y0 = chunk * rows, y1 = min(H, y0 + rows)
+                for r in Set([y0, y1 - 1]) {
+                    for w in 0..<workers {
+                        for c in 0..<3 { (cnt[w][c] + r * W).update(repeating: 0, count: W) }
+                    }
+                }
+            }
+        }
+        swapPlanes()
+    }
+}

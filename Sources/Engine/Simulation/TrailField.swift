@@ -1,0 +1,53 @@
+/// The pheromone field: one trail plane per species (Float, row-major,
+/// width × height), the pre-combined sensing planes the agents read
+/// (F_s = Σ_c M[s,c]·T_c, refreshed by every diffusion pass), and one
+/// integer deposit-count buffer per worker thread (UInt16 per species per
+/// pixel), merged and cleared by the diffusion pass.
+///
+/// Thread safety: mutated only inside `Simulation.step` passes.
+final class TrailField: @unchecked Sendable {
+    let width: Int
+    let height: Int
+    var pixelCount: Int { width * height }
+    let species: Int
+
+    /// Current trail planes (read by the renderer).
+    private(set) var trails: [AlignedBuffer<Float>]
+    /// Diffusion writes here, then swaps with `trails`.
+    private(set) var scratch: [AlignedBuffer<Float>]
+    /// Sensing planes, one per species.
+    let sense: [AlignedBuffer<Float>]
+    /// Deposit counts: `counts[worker][species]`.
+    let counts: [[AlignedBuffer<UInt16>]]
+
+    init(width: Int, height: Int, species: Int, workers: Int) {
+        precondition(width >= 16 && height >= 16)
+        self.width = width
+        self.height = height
+        self.species = species
+        let n = width * height
+        trails = (0..<species).map { _ in AlignedBuffer(count: n) }
+        scratch = (0..<species).map { _ in AlignedBuffer(count: n) }
+        sense = (0..<species).map { _ in AlignedBuffer(count: n) }
+        counts = (0..<workers).map { _ in (0..<species).map { _ in AlignedBuffer(count: n) } }
+    }
+
+    /// Swaps trail and scratch planes after a diffusion pass.
+    func swapPlanes() { swap(&trails, &scratch) }
+
+    /// Clears trails, sensing planes and counts.
+    func clear() {
+        for b in trails { b.zero() }
+        for b in scratch { b.zero() }
+        for b in sense { b.zero() }
+        for w in counts { for b in w { b.zero() } }
+    }
+
+    /// Sum of all trail values of one species (Double accumulation).
+    func mass(species s: Int) -> Double {
+        var total = 0.0
+        let p = trails[s].base
+        for i in 0..<pixelCount { total += Double(p[i]) }
+        return total
+    }
+}

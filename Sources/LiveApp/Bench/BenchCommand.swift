@@ -1,0 +1,106 @@
+import Foundation
+
+/// Options shared by all bench scenarios.
+struct BenchOptions: Sendable {
+    /// Timed repeats (the median is reported).
+    var repeats = 5
+    /// Worker threads.
+    var threads = 0
+    /// Overrides a scenario's agent count (for quick runs).
+    var agents: Int?
+    /// Overrides a scenario's field size.
+    var size: (width: Int, height: Int)?
+}
+
+/// One benchmark: a name and a function producing its JSON fields.
+struct BenchScenario: Sendable {
+    let name: String
+    let summary: String
+    let run: @Sendable (BenchOptions) throws -> [(String, JSONValue)]
+}
+
+/// `physarum bench`: performance figures as JSON lines (release build!).
+enum BenchCommand: Subcommand {
+    static let name = "bench"
+    static let summary = "measure simulation (and later render/analysis) speed; JSON lines"
+    static var help: String {
+        """
+        Usage: physarum bench [--scenario NAME]... [--json] [--repeats N] [--threads N]
+                              [--agents N] [--size WxH]
+
+        Runs each scenario (all of them by default): a warm-up that lets the
+        network form, then N timed repeats (default 5); prints the median. Build
+        with `swift build -c release` — debug builds are 10-50x slower.
+
+        Scenarios:
+        \(scenarios.map { "  \($0.name.padding(toLength: 16, withPad: " ", startingAt: 0))\($0.summary)" }.joined(separator: "\n"))
+
+        Output (--json, one line per scenario): scenario, agents, width, height,
+        threads, steps, diffusionEvery, seconds (median per repeat),
+        agentStepsPerSecond, msPerStep, checksum, maxRSSMiB, and more per scenario.
+        Without --json the same lines are printed plus a short human summary.
+        """
+    }
+
+    /// Every scenario, in run order.
+    static let scenarios: [BenchScenario] = SimBench.scenarios
+
+    static func run(_ args: [String]) throws -> Int32 {
+        var r = ArgumentReader(args)
+        let names = try r.strings("--scenario")
+        let json = r.flag("--json")
+        var opts = BenchOptions()
+        opts.repeats = try r.int("--repeats", in: 1...1000) ?? 5
+        opts.threads = try r.int("--threads", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
+        opts.agents = try r.int("--agents", in: 1...16_000_000)
+        opts.size = try r.size("--size")
+        try r.finish()
+        var chosen: [BenchScenario] = []
+        for n in names {
+            guard let s = scenarios.first(where: { $0.name == n }) else {
+                throw UsageError("unknown scenario '\(n)' (known: \(scenarios.map(\.name).joined(separator: ", ")))")
+            }
+            chosen.append(s)
+        }
+        if chosen.isEmpty { chosen = scenarios }
+        #if DEBUG
+        printError("physarum bench: warning: this is a debug build; figures are not meaningful (use -c release)")
+        #endif
+        for s in chosen {
+            var fields: [(String, JSONValue)] = [("scenario", .string(s.name))]
+            fields += try s.run(opts)
+            fields.append(("maxRSSMiB", rounded(maxResidentMiB(), 1)))
+            let line = JSONValue.object(fields).text
+            print(line)
+            fflush(nil)
+            if !json { printError("  " + humanSummary(fields)) }
+        }
+        return 0
+    }
+
+    static func humanSummary(_ f: [(String, JSONValue)]) -> String {
+        f.filter { ["scenario", "agentStepsPerSecond", "msPerStep", "msPerFrame", "framesPerSecond", "usPerHop"].contains($0.0) }
+            .map { "\($0.0)=\($0.1.text)" }.joined(separator: " ")
+    }
+}
+
+/// Median of a non-empty array.
+func median(_ xs: [Double]) -> Double {
+    let s = xs.sorted()
+    let n = s.count
+    return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2
+}
+
+/// Seconds taken by `body`.
+func timeSeconds(_ body: () throws -> Void) rethrows -> Double {
+    let c = ContinuousClock()
+    let d = try c.measure(body)
+    return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+}
+
+/// Peak resident memory of this process in MiB (getrusage).
+func maxResidentMiB() -> Double {
+    var u = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &u)
+    return Double(u.ru_maxrss) / 1024
+}

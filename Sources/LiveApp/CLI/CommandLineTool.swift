@@ -1,0 +1,88 @@
+import Foundation
+
+/// A `physarum` subcommand: parses its own arguments and runs.
+/// Exit codes: 0 success, 1 runtime failure, 2 usage error.
+protocol Subcommand: Sendable {
+    /// The word after `physarum` (e.g. "bench").
+    static var name: String { get }
+    /// One line for the top-level help.
+    static var summary: String { get }
+    /// Full help text for `physarum NAME --help`.
+    static var help: String { get }
+    /// Runs with the arguments after the subcommand name.
+    static func run(_ args: [String]) throws -> Int32
+}
+
+/// A user error in the command line: printed as one line, exit 2.
+struct UsageError: Error, CustomStringConvertible {
+    let description: String
+    init(_ message: String) { description = message }
+}
+
+/// A runtime failure: printed as one line, exit 1.
+struct RuntimeFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ message: String) { description = message }
+}
+
+/// Top-level dispatch of `physarum [SUBCOMMAND] ...`.
+enum CommandLineTool {
+    /// Every subcommand, in the order the help lists them.
+    static let subcommands: [any Subcommand.Type] = [
+        ParamsCommand.self,
+        BenchCommand.self,
+    ]
+
+    static var help: String {
+        var s = """
+        physarum — an audio-reactive multi-species Physarum visualiser
+
+        Usage: physarum [SUBCOMMAND] [OPTIONS]
+
+        Subcommands:
+
+        """
+        for c in subcommands {
+            s += "  " + c.name.padding(toLength: 10, withPad: " ", startingAt: 0) + c.summary + "\n"
+        }
+        s += "\nRun `physarum SUBCOMMAND --help` for the options of each."
+        return s
+    }
+
+    static func run(_ args: [String]) -> Int32 {
+        guard let first = args.first else {
+            print(help)
+            return 0
+        }
+        if first == "--help" || first == "-h" || first == "help" {
+            print(help)
+            return 0
+        }
+        guard let command = subcommands.first(where: { $0.name == first }) else {
+            printError("physarum: unknown subcommand '\(first)' (see `physarum --help`)")
+            return 2
+        }
+        let rest = Array(args.dropFirst())
+        if rest.contains("--help") || rest.contains("-h") {
+            print(command.help)
+            return 0
+        }
+        do {
+            return try command.run(rest)
+        } catch let e as UsageError {
+            printError("physarum \(command.name): \(e.description)")
+            return 2
+        } catch let e as RuntimeFailure {
+            printError("physarum \(command.name): \(e.description)")
+            return 1
+        } catch {
+            printError("physarum \(command.name): \(error)")
+            return 1
+        }
+    }
+}
+
+/// Writes one line to standard error.
+func printError(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}

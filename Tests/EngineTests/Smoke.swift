@@ -1,0 +1,3 @@
+import Testing
+@testable import Engine
+@Test func engineVersion() { #expect(!Engine.engineVersion.isEmpty) }
