@@ -1,3 +1,3 @@
 import Testing
 @testable import Engine
-@Test func engineVersion() { #expect(!Engine.engineVersion.isEmpty) }
+@Test func engineRegistryLoads() { #expect(!ParamRegistry.scalars.isEmpty) }
