@@ -49,8 +49,10 @@ public final class Analyzer {
     static let fluxEpsilon: Float = 1e-9
     /// How far back the onset threshold looks, seconds.
     static let onsetWindowSeconds = 0.75
-    /// `full` also fires on an onset in this band or a higher one.
+    /// `full` also fires on an onset in this band or a higher one…
     static let firstTriggerBand = AudioSourceID.mid.index
+    /// …at this fraction of the band's strength (a hat is not a downbeat).
+    static let triggerWeight: Float = 0.5
 
     private struct Derived {
         var attack: Float, release: Float, gate: GateTuning, open: Float, close: Float
@@ -213,7 +215,9 @@ public final class Analyzer {
             let isFull = s == AudioSourceID.full.index
             let fired = onsets[s].process(flux: flux[s], allowed: state != .closed, dt: dt, tuning: d.onset,
                                           trigger: isFull ? bandTrigger : nil)
-            if fired && !isFull && s >= Self.firstTriggerBand { bandTrigger = max(bandTrigger ?? 0, onsets[s].transient) }
+            if fired && !isFull && s >= Self.firstTriggerBand {
+                bandTrigger = max(bandTrigger ?? 0, onsets[s].transient * Self.triggerWeight)
+            }
             if isFull { fullFired = fired }
             let out = SourceFeatures(level: env * gateGain, transient: onsets[s].transient, gate: gateGain)
             features.sources[s] = out

@@ -24,10 +24,12 @@ public struct OnsetTuning: Sendable {
 
 /// Online onset detection on one source's spectral flux (log-compressed,
 /// half-wave rectified; computed by the analyzer). An adaptive threshold —
-/// the median of the recent flux plus `delta` plus `k` times its spread
-/// (median − 10th percentile) — is crossed upward to fire, at most once per
-/// refractory time. The transient signal jumps to the hit strength (flux
-/// relative to the strongest recent onset, 0…1), may rise for a few more hops
+/// the median of the last 0.75 s of flux plus `delta` plus `k` times its
+/// spread (median − 10th percentile, or 1.9 × (75th percentile − median)
+/// where the flux sits at zero) — is crossed upward to fire, at most once per
+/// refractory time; an outside `trigger` (for `full`: an onset in one of
+/// the upper bands) fires it too. The transient signal jumps to the hit strength
+/// (1 − e^(−excess / 6 dB), 0…1), may rise for a few more hops
 /// while the flux still grows, and decays by `decay` per hop.
 /// Pure state machine, one step per hop; allocates only in `init`.
 public struct OnsetDetector: Sendable {
@@ -41,11 +43,9 @@ public struct OnsetDetector: Sendable {
     private var previousFlux: Float = 0
     private var refractoryLeft: Float = 0
     private var captureHops = 0
-    private var peakReference: Float = Self.minimumPeak
 
-    /// The strongest recent onset flux sets strength 1; it halves in ~4 s.
-    static let minimumPeak: Float = 6
-    static let peakHalfLife: Float = 4
+    /// Rise above the threshold (dB, mean over groups) that gives strength 0.63.
+    static let strengthScale: Float = 6
     /// Hops after firing during which a still-rising flux may raise the strength.
     static let captureLength = 3
 
@@ -66,19 +66,16 @@ public struct OnsetDetector: Sendable {
         let above = flux > threshold
         refractoryLeft -= dt
         transient *= t.decay
-        peakReference = max(Self.minimumPeak, peakReference * exp2(-dt / Self.peakHalfLife))
         var fired = false
         let crossed = above && !wasAbove
         if (crossed || trigger != nil) && refractoryLeft <= 0 && allowed {
             fired = true
             refractoryLeft = t.refractory
-            peakReference = max(peakReference, flux)
-            transient = max(transient, min(1, flux / peakReference), trigger ?? 0)
+            transient = max(transient, strength(flux), trigger ?? 0)
             captureHops = Self.captureLength
         } else if captureHops > 0 && flux > previousFlux && allowed {
             captureHops -= 1
-            peakReference = max(peakReference, flux)
-            transient = max(transient, min(1, flux / peakReference))
+            transient = max(transient, strength(flux))
         } else {
             captureHops = 0
         }
@@ -89,6 +86,11 @@ public struct OnsetDetector: Sendable {
         previousFlux = flux
         recent.add(flux)
         return fired
+    }
+
+    /// Hit strength 0…1 from the flux's excess over the threshold (saturating).
+    private func strength(_ flux: Float) -> Float {
+        1 - exp(-max(0, flux - threshold) / Self.strengthScale)
     }
 
     /// Blocks onsets for `seconds` (after a gap in the input, whose
