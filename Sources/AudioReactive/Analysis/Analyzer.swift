@@ -36,6 +36,8 @@ public final class Analyzer {
     private var frameIndex = 0
     private var bandDb: [Float]
     private var flux: [Float]
+    private var noiseLike: [Bool] = Array(repeating: true, count: AudioSourceID.count)
+    private var sinceMusic: Float = .infinity
     private var reference: [Float] = []
     private var derived: Derived
 
@@ -185,12 +187,22 @@ public final class Analyzer {
             let n = layout.windows[w]
             plans[w].powerSpectrum(samples: history + (writePos + len - n), window: windows[w], power: powers[w])
         }
+        var tonalPower: Float = 0, totalPower: Float = 0
         for s in 0..<AudioSourceID.count {
             let b = map.levelBins[s]
             let p = powers[b.window]
             var sum: Float = 0
             for k in b.lo..<b.hi { sum += p[k] }
-            bandDb[s] = 10 * log10(sum * powerScale[b.window] + 1e-20)
+            let power = sum * powerScale[b.window]
+            bandDb[s] = 10 * log10(power + 1e-20)
+            if s == AudioSourceID.full.index {
+                // Broadband: noise-like when most of the energy is in noise-like bands.
+                noiseLike[s] = tonalPower <= 0.5 * totalPower
+            } else {
+                noiseLike[s] = Self.isFlat(p, b.lo, b.hi, sum: sum)
+                totalPower += power
+                if !noiseLike[s] { tonalPower += power }
+            }
         }
         computeFlux()
 
@@ -202,7 +214,11 @@ public final class Analyzer {
         var bandTrigger: Float? = nil
         for s in 0..<AudioSourceID.count {
             let db = bandDb[s] + d.gain
-            let gateGain = gates[s].process(db: db, dt: dt, tuning: d.gate, trackFloor: historyFull,
+            // The floor is learnt only from what may be noise: a flat spectrum, and
+            // no clear broadband onset for a while (music is playing).
+            let music = sinceMusic <= Self.musicMemory
+            let gateGain = gates[s].process(db: db, dt: dt, tuning: d.gate, noiseLike: noiseLike[s] && !music,
+                                            musicPlaying: music, trackFloor: historyFull,
                                             openCoefficient: d.open, closeCoefficient: d.close)
             let state = gates[s].state
             let ag = d.autoGain ? autoGains[s].process(db: db, open: state == .open && gates[s].isEstablished, dt: dt, adaptation: d.adaptation) : 0
@@ -219,6 +235,9 @@ public final class Analyzer {
                 bandTrigger = max(bandTrigger ?? 0, onsets[s].transient * Self.triggerWeight)
             }
             if isFull { fullFired = fired }
+            if isFull {
+                sinceMusic = fired ? 0 : sinceMusic + dt
+            }
             let out = SourceFeatures(level: env * gateGain, transient: onsets[s].transient, gate: gateGain)
             features.sources[s] = out
             var m = BandMeter()
@@ -236,6 +255,25 @@ public final class Analyzer {
         features.onset = fullFired
         meters.time = features.time
         return features
+    }
+
+    /// After a `full` onset whose own flux gives at least `musicStrength`,
+    /// no noise floor is learnt for `musicMemory` seconds: music is playing
+    /// (the broadband flux of noise stays below that).
+    static let musicMemory: Float = 1
+    static let musicStrength: Float = 0.25
+
+    /// Spectral flatness (geometric over arithmetic mean of the bins' power)
+    /// of at least `flatness`: noise-like (white noise gives ≈ 0.56, a few
+    /// partials far less). Bands of one bin, and silence, count as noise-like.
+    static let flatness: Float = 0.25
+    static func isFlat(_ p: UnsafeMutablePointer<Float>, _ lo: Int, _ hi: Int, sum: Float) -> Bool {
+        let n = hi - lo
+        guard n >= 2, sum > 1e-30 else { return true }
+        let tiny = sum * 1e-12
+        var logSum: Float = 0
+        for k in lo..<hi { logSum += fastLog2(p[k] + tiny) }
+        return exp2(logSum / Float(n)) >= flatness * sum / Float(n)
     }
 
     /// Log-compressed group powers of the short spectrum (about a sixth of an
@@ -299,4 +337,13 @@ public final class Analyzer {
             meters.spectrum.dbfs[i] = max(-200, 10 * log10(sum * powerScale[w] + 1e-20))
         }
     }
+}
+
+/// log2 to about 0.0013 (exponent bits plus a cubic fitted on the mantissa
+/// 1…2); for spectral flatness, where speed matters more than precision.
+@inline(__always) func fastLog2(_ x: Float) -> Float {
+    let bits = x.bitPattern
+    let exponent = Float(Int32(bitPattern: (bits >> 23) & 0xFF) - 127)
+    let m = Float(bitPattern: (bits & 0x007F_FFFF) | 0x3F80_0000)
+    return exponent + ((0.15392465 * m - 1.02955839) * m + 3.010851) * m - 2.13388663
 }

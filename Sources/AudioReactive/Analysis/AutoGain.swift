@@ -1,8 +1,8 @@
 import Foundation
 
 /// Auto-gain for one band: a slowly adapting loudness reference (the 90th
-/// percentile of the band's dBFS, from an exponentially forgetting histogram
-/// whose memory is the adaptation time) is steered toward `targetDb`. The
+/// percentile of the band's dBFS, from a histogram whose entries fade with
+/// the adaptation time constant) is steered toward `targetDb`. The
 /// reference and the gain are frozen while the gate is not open, so room
 /// noise between the music never becomes the reference and is never lifted.
 /// Pure state machine, one step per hop; allocates only in `init`.
@@ -32,13 +32,15 @@ public struct AutoGain: Sendable {
     /// One hop. `db`: the band's dBFS after manual gain; `open`: the gate is
     /// open; `adaptation`: memory in seconds. Returns the gain in dB.
     public mutating func process(db: Float, open: Bool, dt: Float, adaptation: Float) -> Float {
-        guard open, db.isFinite else { return gainDb }
+        // Memory runs in time: what was learnt before a closed stretch weighs
+        // less once the band is heard again, but nothing is learnt meanwhile.
         let tau = max(adaptation, 0.05)
         weight *= exp(dt / tau)
+        if weight > 1e15 { rescale() }
+        guard open, db.isFinite else { return gainDb }
         let bin = max(0, min(Self.binCount - 1, Int((db - Self.lowestDb) / Self.binDb)))
         histogram[bin] += weight
         total += weight
-        if weight > 1e15 { rescale() }
         // Walk down from the loudest bin to the percentile.
         let want = (1 - Self.percentile) * total
         var acc: Float = 0

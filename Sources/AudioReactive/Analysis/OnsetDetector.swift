@@ -37,6 +37,9 @@ public struct OnsetDetector: Sendable {
     public private(set) var transient: Float = 0
     /// The threshold used on the last hop.
     public private(set) var threshold: Float = 0
+    /// Strength of this source's own flux on the last hop that fired (0 when
+    /// only an outside trigger fired it).
+    public private(set) var ownStrength: Float = 0
 
     private var recent: SortedWindow
     private var wasAbove = false
@@ -71,7 +74,8 @@ public struct OnsetDetector: Sendable {
         if (crossed || trigger != nil) && refractoryLeft <= 0 && allowed {
             fired = true
             refractoryLeft = t.refractory
-            transient = max(transient, strength(flux), trigger ?? 0)
+            ownStrength = crossed ? strength(flux) : 0
+            transient = max(transient, ownStrength, trigger ?? 0)
             captureHops = Self.captureLength
         } else if captureHops > 0 && flux > previousFlux && allowed {
             captureHops -= 1
