@@ -147,6 +147,10 @@ public final class Simulation: @unchecked Sendable {
         agents.ranges[s].map { (agents.x[$0], agents.y[$0], agents.hx[$0], agents.hy[$0]) }
     }
 
-    /// How many distinct OS threads ran chunks in the most recent parallel pass.
-    public var distinctThreadsInLastPass: Int { pool.distinctThreadsInLastRun }
+    /// How many distinct OS threads have run chunks of this simulation's
+    /// passes since `resetThreadStats()` (or creation).
+    public var distinctWorkerThreads: Int { pool.threadsSeen.count }
+
+    /// Restarts the count behind `distinctWorkerThreads`.
+    public func resetThreadStats() { pool.resetThreadStats() }
 }
