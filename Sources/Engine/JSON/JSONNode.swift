@@ -27,7 +27,8 @@ public struct SourcePosition: Sendable, Hashable, Comparable, CustomStringConver
 
 /// One parsed JSON value with the position where it starts. A value type;
 /// objects keep their members in file order (so unknown keys can be written
-/// back where they were).
+/// back where they were). Equality and hashing compare values only, never
+/// positions.
 public struct JSONNode: Sendable, Hashable {
     /// The JSON value itself.
     public enum Value: Sendable, Hashable {
@@ -84,9 +85,13 @@ public struct JSONNode: Sendable, Hashable {
         JSONNode(.object(JSONObject(members.map { JSONMember(key: $0.0, value: $0.1) })))
     }
     public static let null = JSONNode(.null)
+
+    public static func == (a: JSONNode, b: JSONNode) -> Bool { a.value == b.value }
+    public func hash(into h: inout Hasher) { h.combine(value) }
 }
 
-/// One `"key": value` pair of an object, with the key's position.
+/// One `"key": value` pair of an object, with the key's position (ignored
+/// by equality and hashing).
 public struct JSONMember: Sendable, Hashable {
     public var key: String
     /// Where the key's opening quote is.
@@ -97,6 +102,12 @@ public struct JSONMember: Sendable, Hashable {
         self.key = key
         self.keyPosition = keyPosition
         self.value = value
+    }
+
+    public static func == (a: JSONMember, b: JSONMember) -> Bool { a.key == b.key && a.value == b.value }
+    public func hash(into h: inout Hasher) {
+        h.combine(key)
+        h.combine(value)
     }
 }
 
