@@ -39,6 +39,8 @@ public struct Modulator: Sendable {
     public static let integerHysteresis = 0.2
 
     private var smoothed: [Double] = []
+    /// Per route: the parameter indices its target expands to.
+    private var targetIndices: [[Int]] = []
     private var offsets = [Double](repeating: 0, count: ParamKey.count)
     /// Last integer output per parameter (NaN = none yet).
     private var held = [Double](repeating: .nan, count: ParamKey.count)
@@ -78,7 +80,7 @@ public struct Modulator: Sendable {
             let contribution = playing ? route.depth * scale * shaped : 0
             activity[r] = contribution
             if contribution != 0 {
-                for k in route.target.keys { offsets[k.index] += contribution }
+                for k in targetIndices[r] { offsets[k] += contribution }
             }
         }
 
@@ -131,6 +133,7 @@ public struct Modulator: Sendable {
     }
 
     private mutating func resizeState() {
+        targetIndices = routes.map { $0.target.keys.map(\.index) }
         if smoothed.count != routes.count {
             smoothed = Array(smoothed.prefix(routes.count)) + Array(repeating: 0, count: Swift.max(0, routes.count - smoothed.count))
             activity = Array(activity.prefix(routes.count)) + Array(repeating: 0, count: Swift.max(0, routes.count - activity.count))

@@ -12,13 +12,15 @@ public struct JSONObjectReader {
     public let path: JSONPath
     /// Where problems go.
     public let diagnostics: JSONDiagnostics
-    private var read: Set<String> = []
+    /// Per member (file order): whether it was read.
+    private var read: [Bool]
 
     /// A reader for `node`, which must be an object (checked by `JSONDiagnostics.object`).
     init(_ node: JSONNode, path: JSONPath, diagnostics: JSONDiagnostics) {
         self.node = node
         self.path = path
         self.diagnostics = diagnostics
+        read = Array(repeating: false, count: node.object?.members.count ?? 0)
     }
 
     /// The object's members.
@@ -30,12 +32,15 @@ public struct JSONObjectReader {
     /// The raw value of `key` (marked as read), or nil when absent or null.
     /// A missing required field is reported at the object.
     public mutating func value(_ key: String, required: Bool = false) -> JSONNode? {
-        read.insert(key)
-        guard let v = object[key], !v.isNull else {
-            if required {
-                let reason = object[key] == nil ? "missing required field '\(key)'" : "required field '\(key)' must not be null"
-                diagnostics.error(reason, at: path, position: object.member(key)?.keyPosition ?? node.position)
-            }
+        let members = node.object?.members ?? []
+        guard let i = members.firstIndex(where: { $0.key == key }) else {
+            if required { diagnostics.error("missing required field '\(key)'", at: path, position: node.position) }
+            return nil
+        }
+        read[i] = true
+        let v = members[i].value
+        if v.isNull {
+            if required { diagnostics.error("required field '\(key)' must not be null", at: path, position: members[i].keyPosition) }
             return nil
         }
         return v
@@ -85,7 +90,7 @@ public struct JSONObjectReader {
     /// The members not read so far, in file order, each reported as a warning
     /// ("unknown key 'x' is ignored (kept when saved)") unless `warn` is false.
     public func unknownMembers(warn: Bool = true) -> [JSONMember] {
-        let rest = object.members.filter { !read.contains($0.key) }
+        let rest = object.members.indices.filter { !read[$0] }.map { object.members[$0] }
         if warn {
             for m in rest {
                 diagnostics.warning("unknown key '\(m.key)' is ignored (kept when saved)",
@@ -97,7 +102,7 @@ public struct JSONObjectReader {
 
     /// Reports every member not read so far as an error ("unknown key 'x'").
     public func rejectUnknown() {
-        for m in object.members where !read.contains(m.key) {
+        for (i, m) in object.members.enumerated() where !read[i] {
             diagnostics.error("unknown key '\(m.key)'", at: path.appending(m.key), position: m.keyPosition)
         }
     }

@@ -219,13 +219,20 @@ struct JSONParser {
             }
             let keyPos = position(i)
             let key = try parseString()
-            if let first = seen[key] {
+            let first: SourcePosition?
+            if members.count < 16 {
+                first = members.first { $0.key == key }?.keyPosition
+            } else {
+                if seen.isEmpty { for m in members { seen[m.key] = m.keyPosition } }
+                first = seen[key]
+            }
+            if let first {
                 path.append(.key(key))
                 let e = JSONError(position: keyPos, path: JSONPath(path), reason: "duplicate key '\(key)' (first at \(first))")
                 path.removeLast()
                 throw e
             }
-            seen[key] = keyPos
+            if !seen.isEmpty { seen[key] = keyPos }
             skipWhitespace()
             guard i < b.count, b[i] == UInt8(ascii: ":") else {
                 throw fail("expected ':' after key '\(key)', found \(describe(at: i))")
@@ -303,6 +310,11 @@ struct JSONParser {
         while true {
             let runStart = i
             while i < b.count, b[i] != 0x22, b[i] != 0x5C, b[i] >= 0x20 { i += 1 }
+            if out.isEmpty, i < b.count, b[i] == 0x22 {
+                // The common case: no escapes at all.
+                i += 1
+                return String(decoding: b[runStart..<(i - 1)], as: UTF8.self)
+            }
             out.append(contentsOf: b[runStart..<i])
             guard i < b.count else { throw fail("unterminated string (missing closing '\"')", at: open) }
             let c = b[i]
