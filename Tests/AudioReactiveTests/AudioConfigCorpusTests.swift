@@ -84,7 +84,7 @@ private let corpus: [MalformedConfig] = {
         MalformedConfig("Infinity", variant(#""gain": 0"#, #""gain": Infinity"#), path: "gain", "finite"),
         MalformedConfig("-Infinity", variant(#""attack": 10"#, #""attack": -Infinity"#), path: "tuning.attack", "finite"),
         MalformedConfig("huge number", variant(#""attack": 10"#, #""attack": 1e999"#), path: "tuning.attack", "out of range", at: "6:24"),
-        MalformedConfig("number out of range", variant(#""gain": 0"#, #""gain": 100"#), path: "gain", "must be within -24…24, got 100", at: "5:11"),
+        MalformedConfig("number out of range", variant(#""gain": 0"#, #""gain": 100"#), path: "gain", "must be within -40…40, got 100", at: "5:11"),
         MalformedConfig("wrong type: enabled", variant(#""enabled": true"#, #""enabled": "yes""#), path: "enabled", "expected true or false, got a string", at: "4:14"),
         MalformedConfig("wrong type: routes", variant(#""routes": ["#, #""routes": {"a": ["#).replacingOccurrences(of: "  ]\n}", with: "  ]}\n}"), path: "routes", "expected an array, got an object"),
         MalformedConfig("wrong type: tuning", variant(#"{"attack": 10, "gateLow": 3, "gateHigh": 8}"#, "[10, 3, 8]"), path: "tuning", "expected an object, got an array"),

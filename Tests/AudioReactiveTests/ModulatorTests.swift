@@ -251,3 +251,32 @@ private func route(_ source: AudioSourceID, _ target: String, _ mode: RouteMode 
         #expect(hit[.headGlow] > base[.headGlow] + 0.5)
     }
 }
+
+@Suite struct FrameFeatureAccumulatorTests {
+    @Test func levelIsTheLastHopAndTransientTheFramePeak() {
+        var acc = FrameFeatureAccumulator()
+        // Three hops in one frame: a hit in the middle one, the level falling.
+        let hops: [(Float, Float, Bool)] = [(0.8, 0.1, false), (0.6, 0.9, true), (0.4, 0.7, false)]
+        for (k, h) in hops.enumerated() {
+            var f = AudioFeatures(time: Double(k + 1) * 0.005)
+            f[.bass].level = h.0
+            f[.full].transient = h.1
+            f.onset = h.2
+            acc.add(f)
+        }
+        #expect(acc.pendingHops == 3)
+        let frame = acc.takeFrame()
+        #expect(frame[.bass].level == 0.4)
+        #expect(frame[.full].transient == 0.9)
+        #expect(frame.onset)
+        #expect(frame.time == 0.015)
+        // A frame without new hops repeats the last hop (no second spike, no onset).
+        let empty = acc.takeFrame()
+        #expect(empty[.full].transient == 0.7 && !empty.onset && empty[.bass].level == 0.4)
+        // The next frame's peak starts afresh.
+        var f = AudioFeatures(time: 0.02)
+        f[.full].transient = 0.5
+        acc.add(f)
+        #expect(acc.takeFrame()[.full].transient == 0.5)
+    }
+}

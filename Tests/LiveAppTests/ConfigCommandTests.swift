@@ -5,14 +5,16 @@ import Testing
 @Suite struct ConfigCommandTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The built `physarum` (PHYSARUM_BIN, else the release or debug build in the checkout).
+    /// The built `physarum` (PHYSARUM_BIN, else the newer release or debug build in the checkout).
     static var binary: String? {
         if let b = ProcessInfo.processInfo.environment["PHYSARUM_BIN"], FileManager.default.isExecutableFile(atPath: b) { return b }
-        for mode in ["release", "debug"] {
-            let p = root.appendingPathComponent(".build/\(mode)/physarum").path
-            if FileManager.default.isExecutableFile(atPath: p) { return p }
+        // The newer of the two builds (the one just made by `swift build`).
+        let builds = ["release", "debug"].map { root.appendingPathComponent(".build/\($0)/physarum").path }
+            .filter { FileManager.default.isExecutableFile(atPath: $0) }
+        func modified(_ p: String) -> Date {
+            ((try? FileManager.default.attributesOfItem(atPath: p))?[.modificationDate] as? Date) ?? .distantPast
         }
-        return nil
+        return builds.max { modified($0) < modified($1) }
     }
 
     /// Runs physarum with `args`; returns exit code, stdout, stderr.

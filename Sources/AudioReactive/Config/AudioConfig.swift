@@ -14,7 +14,7 @@ public struct AudioConfig: Sendable, Hashable {
     /// Most routes in one config.
     public static let maxRoutes = 256
     /// Manual input gain range, dB.
-    public static let gainRange: ClosedRange<Double> = -24...24
+    public static let gainRange: ClosedRange<Double> = -40...40
     /// Global reactivity range (1 = routes as authored).
     public static let reactivityRange: ClosedRange<Double> = 0...3
 
