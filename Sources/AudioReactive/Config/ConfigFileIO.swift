@@ -31,7 +31,7 @@ public enum ConfigFileIO {
     /// without reading them.
     public static func read(_ url: URL, limit: Int) throws(ConfigFileError) -> Data {
         let path = url.path
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)  // a FIFO must not block the open
         guard fd >= 0 else { throw .errno(path, "cannot open") }
         defer { close(fd) }
         var st = stat()

@@ -44,7 +44,8 @@ public struct ChangeDebouncer: Sendable {
 /// An empty set means "the event queue overflowed: anything may have changed".
 ///
 /// Thread-safe; `onChange` runs on the watcher thread. Stops on `stop()` or
-/// deinit (within ~100 ms). Calls inotify_init1, inotify_add_watch, poll, read.
+/// deinit (within ~100 ms); never call `stop()` from inside `onChange`. Calls
+/// inotify_init1, inotify_add_watch, poll, read.
 public final class DirectoryWatcher: Sendable {
     /// The directory watched.
     public let directory: URL
