@@ -98,6 +98,13 @@ func timeSeconds(_ body: () throws -> Void) rethrows -> Double {
     return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
 }
 
+/// CPU seconds used by this process so far (all threads).
+func processCPUSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+}
+
 /// Peak resident memory of this process in MiB (getrusage).
 func maxResidentMiB() -> Double {
     var u = rusage()
