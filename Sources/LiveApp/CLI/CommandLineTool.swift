@@ -31,6 +31,7 @@ enum CommandLineTool {
     static let subcommands: [any Subcommand.Type] = [
         ParamsCommand.self,
         BenchCommand.self,
+        ConfigCommand.self,
     ]
 
     static var help: String {
