@@ -42,7 +42,14 @@ final class SDLWindow {
         if !explicitDriver, (env["DISPLAY"] ?? "").isEmpty, (env["WAYLAND_DISPLAY"] ?? "").isEmpty {
             throw SDLError(function: "SDLWindow", message: "neither DISPLAY nor WAYLAND_DISPLAY is set")
         }
-        SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "0")  // SIGTERM/SIGINT become SDL_QUIT
+        // SIGTERM/SIGINT become SDL_QUIT; make sure a launcher's inherited
+        // signal mask does not keep them blocked.
+        var quitSignals = sigset_t()
+        sigemptyset(&quitSignals)
+        sigaddset(&quitSignals, SIGTERM)
+        sigaddset(&quitSignals, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &quitSignals, nil)
+        SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "0")
         SDL_SetHint(SDL_HINT_VIDEO_MINIMIZE_ON_FOCUS_LOSS, "0")  // a projector window must stay up
         if SDL_WasInit(SDL_INIT_VIDEO) == 0, SDL_InitSubSystem(SDL_INIT_VIDEO) != 0 {
             throw SDLError.current("SDL_InitSubSystem")

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+/// The real `physarum` window under Xvfb (software GL).
+@Suite(.serialized) struct LiveWindowTests {
+    @Test func noDisplayPrintsOneLineAndExits1() throws {
+        let app = try AppProcess(["--no-session", "--no-audio"],
+                                 environment: ["DISPLAY": nil, "WAYLAND_DISPLAY": nil, "SDL_VIDEODRIVER": nil])
+        let status = try #require(app.wait(seconds: 20), "it must exit by itself")
+        #expect(status == 1)
+        let lines = app.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "stderr: \(app.stderr)")
+        #expect(lines.first?.contains("no display") == true)
+        #expect(app.stdout.isEmpty)
+    }
+
+    @Test func badOptionIsAUsageError() throws {
+        let app = try AppProcess(["--fullscreen", "--display", "banana"])
+        #expect(app.wait(seconds: 20) == 2)
+        #expect(app.stderr.contains("--display"))
+    }
+
+    /// Values of the state file's params object.
+    static func stateParams(_ url: URL) -> [String: Any]? {
+        guard let d = try? Data(contentsOf: url),
+              let o = try? JSONSerialization.jsonObject(with: d) as? [String: Any] else { return nil }
+        return o["params"] as? [String: Any]
+    }
+
+    static func xdotool(_ args: [String], display: String) throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/xdotool")
+        p.arguments = args
+        p.environment = ["DISPLAY": display]
+        try p.run()
+        p.waitUntilExit()
+    }
+
+    @Test func editsSurviveKill9() throws {
+        let display = try #require(TestDisplay.display, "Xvfb is needed (scripts/test installs it)")
+        let home = makeTempDir("session")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let state = home.appendingPathComponent("state.json")
+        let env: [String: String?] = ["DISPLAY": display, "XDG_STATE_HOME": home.path, "XDG_CONFIG_HOME": home.path,
+                                      "XDG_DATA_HOME": home.path]
+        let args = ["--no-audio", "--agents", "20000", "--state-file", state.path, "--size", "1200x700"]
+        let first = try AppProcess(args, environment: env)
+        #expect(poll(seconds: 60) { Self.stateParams(state) != nil }, "the app writes its state: \(first.stderr)")
+        let before = try #require(Self.stateParams(state))
+        // A real key press in the window: M mutates the look.
+        try Self.xdotool(["mousemove", "1100", "600"], display: display)
+        var edited: [String: Any]?
+        #expect(poll(seconds: 30) {
+            try? Self.xdotool(["key", "m"], display: display)
+            edited = Self.stateParams(state)
+            return edited.map { !NSDictionary(dictionary: $0).isEqual(to: before) } ?? false
+        }, "pressing M changed the parameters")
+        let editedParams = try #require(edited)
+        let sessionFile = home.appendingPathComponent("physarum/session.json")
+        #expect(poll(seconds: 10) {
+            guard let d = try? Data(contentsOf: sessionFile),
+                  let o = try? JSONSerialization.jsonObject(with: d) as? [String: Any],
+                  let p = o["params"] as? [String: Any] else { return false }
+            return NSDictionary(dictionary: p).isEqual(to: Self.stateParams(state) ?? [:])
+        }, "the session autosaves the edit")
+        let latest = try #require(Self.stateParams(state))
+        first.signal(SIGKILL)
+        first.wait(seconds: 10)
+        try? FileManager.default.removeItem(at: state)
+
+        let second = try AppProcess(args, environment: env)
+        defer { second.stop() }
+        #expect(poll(seconds: 60) { Self.stateParams(state) != nil })
+        let restored = try #require(Self.stateParams(state))
+        #expect(NSDictionary(dictionary: restored).isEqual(to: latest), "the restarted app shows the edit")
+        #expect(!NSDictionary(dictionary: restored).isEqual(to: before))
+        _ = editedParams
+        second.signal(SIGTERM)
+        #expect(second.wait(seconds: 30) == 0, "SIGTERM is a quit: exit 0")
+    }
+}
