@@ -20,6 +20,9 @@ struct LiveOptions: Sendable {
     var noSession = false
     /// Quit by itself after this many seconds (tests, demos).
     var quitAfter: Double?
+    /// Save the window (with panels) as PNG at `screenshotAt` seconds.
+    var screenshot: String?
+    var screenshotAt = 3.0
 
     static let help = """
     physarum — an audio-reactive multi-species Physarum visualiser
@@ -45,6 +48,8 @@ struct LiveOptions: Sendable {
       --no-governor         never lower quality to keep the frame rate
       --no-session          neither restore nor save the session
       --quit-after SECONDS  quit by itself (for scripts)
+      --screenshot FILE     save the whole window (panels included) as PNG, then quit
+      --screenshot-at SECS  when to take it (default 3)
 
     Keys: F11 fullscreen, Tab hide panels, F3 stats overlay, PageUp/PageDown or [ ] previous/next
     preset, Ctrl+Z / Ctrl+Shift+Z undo/redo, Ctrl+= / Ctrl+- UI scale, M mutate, Ctrl+R randomize,
@@ -73,6 +78,8 @@ struct LiveOptions: Sendable {
         o.noGovernor = r.flag("--no-governor")
         o.noSession = r.flag("--no-session")
         o.quitAfter = try r.double("--quit-after", in: 0...1e9)
+        o.screenshot = try r.string("--screenshot")
+        o.screenshotAt = try r.double("--screenshot-at", in: 0...3600) ?? 3
         if let p = r.positionals().first { throw UsageError("unknown subcommand '\(p)' (see `physarum --help`)") }
         try r.finish()
         if o.noAudio && o.demo { throw UsageError("--no-audio and --demo cannot be combined") }

@@ -17,6 +17,7 @@ final class LiveRunner {
     private let autosaver: SessionAutosaver?
     private let startTime = ContinuousClock.now
     private var seedCounter: UInt64
+    private var exitCode: Int32 = 0
 
     init(options: LiveOptions) {
         self.options = options
@@ -140,6 +141,15 @@ final class LiveRunner {
             }
             if audio.status == .demo { StatusPanels.demoLabel(displayWidth: display.0) }
             gui.endFrame()
+            if let path = options.screenshot, (clock.now - startTime).seconds >= options.screenshotAt {
+                do {
+                    try PNGCodec.write(presenter.readBack(width: drawable.width, height: drawable.height), to: path)
+                } catch {
+                    printError("physarum: --screenshot: \(error)")
+                    exitCode = 1
+                }
+                running = false
+            }
             for a in uiActions { apply(a, sim: sim, renderer: renderer, window: window, gui: gui) }
             let t4 = clock.now
             window.swap()
@@ -175,7 +185,7 @@ final class LiveRunner {
         autosaver?.saveNow(currentSession(window))
         statsWriter?.flush()
         if let path = options.stateFile { writeState(path) }
-        return 0
+        return exitCode
     }
 
     /// Render size for a drawable: at most 1920×1080 pixels' worth, same aspect.
