@@ -18,6 +18,8 @@ final class LiveRunner {
     private let startTime = ContinuousClock.now
     private var seedCounter: UInt64
     private var exitCode: Int32 = 0
+    /// The output-only (projector) window and its presenter.
+    private var output: (window: SDLWindow, presenter: GLPresenter)?
 
     init(options: LiveOptions) {
         self.options = options
@@ -96,11 +98,15 @@ final class LiveRunner {
         var lastStateSecond = -1
         var frameIndex = 0
         for n in model.notices.items { printError("physarum: \(n.text)") }
+        if let d = options.outputDisplay { apply(.outputWindow(d), sim: sim, renderer: renderer, window: window, gui: gui) }
 
         while running {
             let t0 = clock.now
             let input = SDLEvents.poll(feedImGui: true)
-            if input.quit { running = false }
+            if input.quit || input.closedWindows.contains(window.windowID) { running = false }
+            if let o = output, input.closedWindows.contains(o.window.windowID) {
+                apply(.outputWindow(nil), sim: sim, renderer: renderer, window: window, gui: gui)
+            }
             for a in ShortcutRouter.actions(for: input.keys) { apply(a, sim: sim, renderer: renderer, window: window, gui: gui) }
 
             // Audio → modulation → simulation.
@@ -122,6 +128,7 @@ final class LiveRunner {
             renderer!.render(sim: sim, params: effective, into: &image)
             let t2 = clock.now
 
+            window.makeCurrent()
             image.pixels.withUnsafeBytes { presenter.upload(pixels: $0.baseAddress!, width: image.width, height: image.height) }
             presenter.draw(viewport: (0, 0, drawable.width, drawable.height), drawable: drawable)
             let t3 = clock.now
@@ -130,6 +137,7 @@ final class LiveRunner {
             let display = (Float(window.size.width), Float(window.size.height))
             var uiActions: [AppAction] = []
             if model.uiVisible {
+                MenuBar.draw(model: model, displayCount: SDLWindow.displayCount) { uiActions.append($0) }
                 editor.draw(model: model) { uiActions.append($0) }
                 StatusPanels.notices(model.notices, displayWidth: display.0) { uiActions.append($0) }
             }
@@ -153,6 +161,15 @@ final class LiveRunner {
             for a in uiActions { apply(a, sim: sim, renderer: renderer, window: window, gui: gui) }
             let t4 = clock.now
             window.swap()
+            if let o = output {
+                // Same frame, no UI; this window's swap paces the loop.
+                o.window.makeCurrent()
+                let size = o.window.drawableSize
+                image.pixels.withUnsafeBytes { o.presenter.upload(pixels: $0.baseAddress!, width: image.width, height: image.height) }
+                o.presenter.draw(viewport: (0, 0, size.width, size.height), drawable: size)
+                o.window.swap()
+                window.makeCurrent()
+            }
             let t5 = clock.now
 
             var timing = FrameStats.FrameTiming()
@@ -219,6 +236,8 @@ final class LiveRunner {
                 break
             case .setFullscreen(let on):
                 window.setFullscreen(on)
+            case .setOutputWindow(let d):
+                setOutput(display: d, editor: window)
             case .applyUIScale(let s):
                 gui.setScale(s)
             case .logNotice(let text):
@@ -226,6 +245,32 @@ final class LiveRunner {
             case .quit:
                 running = false
             }
+        }
+    }
+
+    private func setOutput(display: Int?, editor: SDLWindow) {
+        output = nil
+        editor.makeCurrent()
+        guard let d = display else {
+            editor.setSwapInterval(editor.vsync == .timer ? 0 : (editor.vsync == .adaptive ? -1 : 1))
+            return
+        }
+        if d >= SDLWindow.displayCount {
+            _ = model.handle(.notice("Display \(d + 1) is not connected; the projector window opens on display 1", .warning))
+            printError("physarum: display \(d + 1) is not connected; the projector window opens on display 1")
+        }
+        do {
+            let w = try SDLWindow(title: "Physarum Live — output", width: 1280, height: 720,
+                                  display: min(d, SDLWindow.displayCount - 1), fullscreen: true)
+            let p = try GLPresenter()
+            output = (w, p)
+            // Only the projector waits for vsync; the editor must not halve the rate.
+            editor.setSwapInterval(0)
+            editor.makeCurrent()
+        } catch {
+            editor.makeCurrent()
+            _ = model.handle(.notice("The projector window could not open: \(error)", .error))
+            printError("physarum: the projector window could not open: \(error)")
         }
     }
 
