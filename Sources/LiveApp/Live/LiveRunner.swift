@@ -11,6 +11,7 @@ final class LiveRunner {
     private var editor = ParamEditor()
     private var modulator = Modulator()
     private var stats = FrameStats()
+    private var governor = Governor()
     private var stepCredit = 0.0
     private var running = true
     private var session: Session
@@ -54,6 +55,7 @@ final class LiveRunner {
         seedCounter = options.seed ?? UInt64(UInt32(truncatingIfNeeded: Int(Date().timeIntervalSince1970 * 1000)))
         editor.seed = seedCounter
         for n in notices { _ = model.handle(.notice(n, .warning)) }
+        governor.enabled = !options.noGovernor
     }
 
     /// Opens the window and runs until quit. Returns the exit code.
@@ -112,7 +114,7 @@ final class LiveRunner {
             // Audio → modulation → simulation.
             let features = audio.frameFeatures()
             for n in audio.takeNotices() { apply(.notice(n, .warning), sim: sim, renderer: renderer, window: window, gui: gui) }
-            let effective = modulator.process(base: model.base, features: features)
+            let effective = governor.adjust(modulator.process(base: model.base, features: features))
             stepCredit += effective[.simSpeed]
             let steps = Int(stepCredit)
             stepCredit -= Double(steps)
@@ -121,7 +123,7 @@ final class LiveRunner {
 
             // Render at the drawable's size (capped so huge screens stay fluid; GL scales up).
             let drawable = window.drawableSize
-            let out = Self.renderSize(drawable: drawable)
+            let out = Self.renderSize(drawable: drawable, scale: governor.resolutionFactor)
             if renderer == nil || renderer!.width != out.width || renderer!.height != out.height {
                 renderer = Renderer(width: out.width, height: out.height, threads: threads)
             }
@@ -145,6 +147,7 @@ final class LiveRunner {
                 StatusPanels.overlay(stats: stats, lines: [
                     "\(sim.agentCount) agents, field \(sim.width)x\(sim.height), output \(image.width)x\(image.height), \(window.vsync.rawValue)",
                     audio.status.label,
+                    "governor: " + (governor.enabled ? governor.summary : "off"),
                 ], displayHeight: display.1)
             }
             if audio.status == .demo { StatusPanels.demoLabel(displayWidth: display.0) }
@@ -180,6 +183,8 @@ final class LiveRunner {
             timing.total = (t5 - t0).seconds * 1000
             stats.add(timing)
             frameIndex += 1
+            let swapMs = (t5 - t4).seconds * 1000
+            governor.update(frameMs: timing.total, workMs: timing.total - swapMs, now: (t5 - startTime).seconds)
 
             let elapsed = (clock.now - startTime).seconds
             let second = Int(elapsed)
@@ -206,10 +211,10 @@ final class LiveRunner {
     }
 
     /// Render size for a drawable: at most 1920×1080 pixels' worth, same aspect.
-    static func renderSize(drawable: (width: Int, height: Int)) -> (width: Int, height: Int) {
+    static func renderSize(drawable: (width: Int, height: Int), scale: Double = 1) -> (width: Int, height: Int) {
         let w = max(16, drawable.width), h = max(16, drawable.height)
         let limit = 1920.0 * 1080.0
-        let s = min(1, (limit / Double(w * h)).squareRoot())
+        let s = min(1, (limit / Double(w * h)).squareRoot()) * scale
         return (max(16, Int(Double(w) * s)), max(16, Int(Double(h) * s)))
     }
 
@@ -300,6 +305,10 @@ final class LiveRunner {
             ("bands", .object(bands)), ("onsets", .int(audio.onsetsSeen)), ("droppedAudio", .int(audio.droppedSamples)),
             ("audio", .string(audio.status.label)), ("preset", model.currentPreset.map { .string($0.id) } ?? .null),
             ("uiVisible", .bool(model.uiVisible)),
+            ("agents", .int(Int(governor.adjust(model.base)[.agents]))),
+            ("governor", .object([("enabled", .bool(governor.enabled)), ("agentFactor", .double(governor.agentFactor)),
+                                  ("resolutionFactor", .double(governor.resolutionFactor)),
+                                  ("effectLevel", .int(governor.effectLevel)), ("summary", .string(governor.summary))])),
         ]).text
     }
 
