@@ -63,6 +63,8 @@ final class WorkerPool: @unchecked Sendable {
     }
 
     private let shared: Shared
+    /// OS thread ids that ran at least one chunk since `resetThreadStats()`.
+    private(set) var threadsSeen = Set<UInt>()
 
     /// Starts `threads − 1` background threads (threads ≥ 1).
     init(threads: Int) {
@@ -98,6 +100,7 @@ final class WorkerPool: @unchecked Sendable {
             for c in 0..<chunks { body(c, 0) }
             shared.chunksRun[0] = chunks
             shared.threadIDs[0] = UInt(bitPattern: Int(bitPattern: UInt(pthread_self())))
+            threadsSeen.insert(shared.threadIDs[0])
             return
         }
         withoutActuallyEscaping(body) { b in
@@ -110,12 +113,9 @@ final class WorkerPool: @unchecked Sendable {
             for _ in 1..<threads { s.done.wait() }
             s.body = nil
         }
+        for w in 0..<threads where shared.chunksRun[w] > 0 { threadsSeen.insert(shared.threadIDs[w]) }
     }
 
-    /// How many distinct OS threads ran at least one chunk in the last pass.
-    var distinctThreadsInLastRun: Int {
-        var ids = Set<UInt>()
-        for w in 0..<threads where shared.chunksRun[w] > 0 { ids.insert(shared.threadIDs[w]) }
-        return ids.count
-    }
+    /// Forgets the threads seen so far.
+    func resetThreadStats() { threadsSeen.removeAll(keepingCapacity: true) }
 }

@@ -75,7 +75,7 @@ enum AnalyzeCommand: Subcommand {
         }
         let input: Input = file.map { .file($0) } ?? synth.map { .synth($0) } ?? .source(sourceName)
         if case .synth = input, duration == nil { throw UsageError("--synth needs --duration SECONDS") }
-        let out = LineWriter(json: json)
+        let out = FeatureLineWriter(json: json)
         switch input {
         case .file(let path):
             let source: FileSource
@@ -125,7 +125,7 @@ enum AnalyzeCommand: Subcommand {
     }
 
     static func runOffline(_ source: any AudioSource, settings: AnalysisSettings, duration: Double?,
-                           out: LineWriter) throws {
+                           out: FeatureLineWriter) throws {
         let analyzer = Analyzer(layout: .standard(sampleRate: source.sampleRate), settings: settings)
         do {
             try analyzer.run(source, maxSeconds: duration) { f, _ in out.write(f) }
@@ -136,7 +136,7 @@ enum AnalyzeCommand: Subcommand {
     }
 
     static func runLive(source name: String?, server: String?, settings: AnalysisSettings, duration: Double?,
-                        out: LineWriter) throws {
+                        out: FeatureLineWriter) throws {
         let capture = PulseCapture(source: name, server: server)
         capture.start()
         let first = capture.waitForFirstOutcome(timeout: 10)
@@ -173,7 +173,7 @@ enum AnalyzeCommand: Subcommand {
 }
 
 /// Writes one line per hop to standard output (buffered; flushed in batches).
-final class LineWriter {
+final class FeatureLineWriter {
     let json: Bool
 
     init(json: Bool) { self.json = json }

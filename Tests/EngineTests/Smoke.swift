@@ -1,3 +1,0 @@
-import Testing
-@testable import Engine
-@Test func engineRegistryLoads() { #expect(!ParamRegistry.scalars.isEmpty) }
