@@ -15,7 +15,7 @@ public struct AutoGain: Sendable {
     /// Where the reference is steered to: level 0.9.
     public static let targetDb: Float = -6
     /// Gain limits in dB.
-    public static let minGainDb: Float = -24, maxGainDb: Float = 40
+    public static let minGainDb: Float = -24, maxGainDb: Float = 60
     /// Which percentile of recent loudness is the reference.
     public static let percentile: Float = 0.9
     static let binDb: Float = 0.5, lowestDb: Float = -100, binCount = 240
