@@ -157,6 +157,7 @@ enum Physarum {
         #expect(obj["scenario"] as? String == "analysis")
         #expect((obj["usPerHop"] as? Double ?? 0) > 0)
         #expect((obj["percentOfCore"] as? Double ?? 0) > 0)
+        #expect((obj["cpuUsPerHop"] as? Double ?? 0) > 0)
         #expect(obj["hop"] as? Int == 128)
     }
 }
