@@ -110,6 +110,9 @@ final class Recorder {
     /// The current (or last) recording's state, for the indicator.
     var status: RecordingStatus { (session ?? last)?.status ?? RecordingStatus() }
 
+    /// Frames waiting in the ring for the encoder (0 when not recording).
+    var pendingFrames: Int { session?.ring.count ?? 0 }
+
     /// True while frames are being taken.
     var isRecording: Bool { session?.accepting.load(ordering: .relaxed) ?? false }
 
