@@ -5,6 +5,7 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <backends/imgui_impl_sdl.h>
 #include <SDL.h>
+#include <cstdio>
 
 extern "C" {
 
@@ -43,8 +44,15 @@ void ig_setup_headless(float width, float height) {
     io.KeyMap[ImGuiKey_Z] = SDL_SCANCODE_Z;
 }
 void ig_set_display_size(float width, float height) { ImGui::GetIO().DisplaySize = ImVec2(width, height); }
+// Latin-1 plus the punctuation, arrows and maths signs the UI uses (… – ← → ≠ ≤ ≥ ▶ ●).
+static const ImWchar kGlyphRanges[] = {
+    0x0020, 0x00FF, 0x2010, 0x2027, 0x2190, 0x2195, 0x2260, 0x2265, 0x25A0, 0x25CF, 0,
+};
 bool ig_add_font_ttf(const char *path, float size_px) {
-    return ImGui::GetIO().Fonts->AddFontFromFileTTF(path, size_px) != nullptr;
+    FILE *f = fopen(path, "rb");
+    if (!f) return false;  // AddFontFromFileTTF asserts on a missing file
+    fclose(f);
+    return ImGui::GetIO().Fonts->AddFontFromFileTTF(path, size_px, nullptr, kGlyphRanges) != nullptr;
 }
 void ig_build_font_atlas(void) {
     unsigned char *pixels; int w, h;

@@ -41,3 +41,16 @@ public struct PresetLoadError: Error, Sendable, Hashable, CustomStringConvertibl
     /// `FILE: path: reason`.
     public var description: String { "\(file): \(path): \(reason)" }
 }
+
+extension PresetParams {
+    /// The field size presets are tuned for; their agent counts mean this size.
+    public static let referenceField = (width: 1280, height: 720)
+
+    /// `global.agents` scaled by field area relative to 1280×720 (at least
+    /// 1000), so a smaller or larger field keeps the preset's density — and
+    /// with it its look.
+    public func agents(forFieldWidth w: Int, height h: Int) -> Int {
+        let ratio = Double(w * h) / Double(Self.referenceField.width * Self.referenceField.height)
+        return max(1000, Int((self[.agents] * ratio).rounded()))
+    }
+}

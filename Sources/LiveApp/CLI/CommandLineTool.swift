@@ -31,6 +31,8 @@ enum CommandLineTool {
     static let subcommands: [any Subcommand.Type] = [
         ParamsCommand.self,
         BenchCommand.self,
+        RenderCommand.self,
+        PresetsCommand.self,
         ConfigCommand.self,
     ]
 

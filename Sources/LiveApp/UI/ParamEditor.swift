@@ -20,6 +20,8 @@ struct ParamEditor {
     /// Width of the label column and of sliders, in pixels (scaled by the shell).
     var labelWidth: Float = 130
     var sliderWidth: Float = 190
+    /// The window's vertical scroll at the end of the last frame.
+    private(set) var scrollY: Float = 0
 
     /// The nudge for one arrow press / wheel notch: range/100, Shift ×0.1, Alt ×10
     /// (integers move at least 1).
@@ -36,6 +38,7 @@ struct ParamEditor {
         ig_set_next_window_size(labelWidth + sliderWidth + 110, 640, UI.Cond.firstUseEver)
         defer { ig_end() }
         guard "Parameters".withCString({ ig_begin($0, nil, 0) }) else { return }
+        defer { scrollY = ig_get_scroll_y() }
         toolbar(model, dispatch)
         for section in [ParamSection.global, .species, .matrix, .pheromone, .dynamics, .effects] {
             guard UI.collapsingHeader(section.title, open: section != .matrix) else { continue }

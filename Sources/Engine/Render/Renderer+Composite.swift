@@ -1,0 +1,233 @@
+/// Three row pointers, one per species or channel.
+typealias Rows3 = (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>)
+
+/// The composite pass: for each output row, sample the field (in place, via
+/// the kaleidoscope map, or resampled), add head glow, colour the species by
+/// the blend mode, tone map, mix in the previous frame (feedback), store the
+/// result as the new history, and gather the bloom bright-pass at ¼
+/// resolution — one read of the field, one write of the picture.
+extension Renderer {
+    func composite(field: FieldView, sampler: Sampler, glow: HeadGlowPlanes?, settings s: RenderSettings) {
+        let W = width, H = height, S = stride
+        let rows = Self.rowsPerChunk
+        let hist: Rows3 = (history[0].base, history[1].base, history[2].base)
+        let scratchBases = scratch.map(\.base)
+        let FW = field.width, FH = field.height
+        let fwPad = max((FW + 7) / 8 * 8, S)
+        let T = (UnsafeMutablePointer(mutating: field.trails[0]), UnsafeMutablePointer(mutating: field.trails[1]),
+                 UnsafeMutablePointer(mutating: field.trails[2]))
+        let bloomOn = s.bloomOn
+        let lvl = bloom.base
+        let bl: Rows3 = (lvl.planes[0].base, lvl.planes[1].base, lvl.planes[2].base)
+        let bS = lvl.stride, bW = lvl.width
+        let G: (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>)? =
+            glow.map { ($0.merged[0].base, $0.merged[1].base, $0.merged[2].base) }
+        let trailGain = s.trailGain, glowGain = s.glowGain
+        let kernel = CompositeKernel(s)
+
+        pool.run(chunks: (H + rows - 1) / rows) { chunk, worker in
+            let y0 = chunk * rows, y1 = min(H, y0 + rows)
+            let scr = scratchBases[worker]
+            let e: Rows3 = (scr, scr + S, scr + 2 * S)
+            let acc: Rows3 = (scr + 3 * S, scr + 4 * S, scr + 5 * S)
+            let v: Rows3 = (scr + 7 * S, scr + 7 * S + fwPad, scr + 7 * S + 2 * fwPad)
+            for y in y0..<y1 {
+                var src: Rows3
+                var gain: Float = 1
+                switch sampler {
+                case .identity:
+                    if let G {
+                        Self.identityWithGlow(T, G, row: y, width: W, trailGain: trailGain, glowGain: glowGain, into: e)
+                        src = e
+                    } else {
+                        src = (T.0 + y * W, T.1 + y * W, T.2 + y * W)
+                        gain = trailGain
+                    }
+                case .map(let map):
+                    Self.mapped(T, G, map: map + y * W, width: W, trailGain: trailGain, glowGain: glowGain, into: e)
+                    src = e
+                case .resample(let tx, let ty):
+                    Self.resampled(T, G, tx: tx, ty: ty, row: y, fieldWidth: FW, fieldHeight: FH, width: W,
+                                   trailGain: trailGain, glowGain: glowGain, vertical: v, into: e)
+                    src = e
+                }
+                if bloomOn && y & 3 == 0 {
+                    acc.0.update(repeating: 0, count: S)
+                    acc.1.update(repeating: 0, count: S)
+                    acc.2.update(repeating: 0, count: S)
+                }
+                let off = y * S
+                kernel.run(src, gain: gain, count: S, history: (hist.0 + off, hist.1 + off, hist.2 + off),
+                           bloom: bloomOn ? acc : nil)
+                if bloomOn && (y & 3 == 3 || y == y1 - 1) {
+                    let o = (y >> 2) * bS
+                    Self.reduceQuads(acc.0, into: bl.0 + o, count: bW)
+                    Self.reduceQuads(acc.1, into: bl.1 + o, count: bW)
+                    Self.reduceQuads(acc.2, into: bl.2 + o, count: bW)
+                }
+            }
+        }
+    }
+
+    /// out[j] = (a[4j] + a[4j+1] + a[4j+2] + a[4j+3]) / 16: four accumulated
+    /// rows × four columns into one bloom pixel.
+    @inline(__always)
+    static func reduceQuads(_ a: UnsafeMutablePointer<Float>, into out: UnsafeMutablePointer<Float>, count: Int) {
+        for j in 0..<count {
+            out[j] = ((a[4 * j] + a[4 * j + 1]) + (a[4 * j + 2] + a[4 * j + 3])) * (1.0 / 16)
+        }
+    }
+
+    /// Identity sampling with head glow: E = trailGain·T + glowGain·heads.
+    static func identityWithGlow(_ T: Rows3, _ G: (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>),
+                                 row y: Int, width W: Int, trailGain: Float, glowGain: Float, into e: Rows3) {
+        let off = y * W
+        let tg = V8(repeating: trailGain), gg = V8(repeating: glowGain)
+        @inline(__always) func one(_ t: UnsafeMutablePointer<Float>, _ g: UnsafeMutablePointer<UInt8>, _ o: UnsafeMutablePointer<Float>) {
+            var x = 0
+            while x < W {
+                let heads = bytesToFloat(UnsafeRawPointer(g + x).loadUnaligned(as: SIMD8<UInt8>.self))
+                store8(tg * load8(t + x) + gg * heads, o + x)
+                x += 8
+            }
+        }
+        one(T.0 + off, G.0 + off, e.0)
+        one(T.1 + off, G.1 + off, e.1)
+        one(T.2 + off, G.2 + off, e.2)
+    }
+
+    /// Kaleidoscope sampling: each output pixel reads the field pixel the map names.
+    static func mapped(_ T: Rows3, _ G: (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>)?,
+                       map: UnsafeMutablePointer<Int32>, width W: Int, trailGain: Float, glowGain: Float, into e: Rows3) {
+        if let G {
+            for x in 0..<W {
+                let i = Int(map[x])
+                e.0[x] = trailGain * T.0[i] + glowGain * Float(G.0[i])
+                e.1[x] = trailGain * T.1[i] + glowGain * Float(G.1[i])
+                e.2[x] = trailGain * T.2[i] + glowGain * Float(G.2[i])
+            }
+        } else {
+            for x in 0..<W {
+                let i = Int(map[x])
+                e.0[x] = trailGain * T.0[i]
+                e.1[x] = trailGain * T.1[i]
+                e.2[x] = trailGain * T.2[i]
+            }
+        }
+        // Lanes past the width are computed but never shown; keep them finite.
+        for x in W..<((W + 7) / 8 * 8) { e.0[x] = 0; e.1[x] = 0; e.2[x] = 0 }
+    }
+
+    /// Cover-scaled sampling: vertical taps into `vertical` (field width), then
+    /// horizontal taps into `e`.
+    static func resampled(_ T: Rows3, _ G: (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>)?,
+                          tx: AxisTaps, ty: AxisTaps, row y: Int, fieldWidth FW: Int, fieldHeight FH: Int, width W: Int,
+                          trailGain: Float, glowGain: Float, vertical v: Rows3, into e: Rows3) {
+        let planes = [(T.0, G?.0, v.0, e.0), (T.1, G?.1, v.1, e.1), (T.2, G?.2, v.2, e.2)]
+        for (t0, g0, acc, o) in planes {
+            acc.update(repeating: 0, count: FW)
+            for k in 0..<ty.taps {
+                let w = ty.weight[y * ty.taps + k]
+                if w == 0 { continue }
+                let off = Int(ty.index[y * ty.taps + k]) * FW
+                let t = t0 + off
+                let wt = w * trailGain
+                for x in 0..<FW { acc[x] += wt * t[x] }
+                if let g0 {
+                    let g = g0 + off
+                    let wg = w * glowGain
+                    for x in 0..<FW { acc[x] += wg * Float(g[x]) }
+                }
+            }
+            tx.index.withUnsafeBufferPointer { idx in
+                tx.weight.withUnsafeBufferPointer { wts in
+                    let n = tx.taps
+                    for x in 0..<W {
+                        var sum: Float = 0
+                        for k in 0..<n { sum += wts[x * n + k] * acc[Int(idx[x * n + k])] }
+                        o[x] = sum
+                    }
+                }
+            }
+            for x in W..<((W + 7) / 8 * 8) { o[x] = 0 }
+        }
+    }
+}
+
+/// The per-pixel colour maths of the composite pass, eight pixels at a time.
+struct CompositeKernel {
+    let additive: Bool
+    /// Background, display values.
+    let bg: (V8, V8, V8)
+    /// Additive: species colour in linear light, per channel.
+    /// Paint: 1 − display colour (what the ink absorbs), per channel.
+    let c0: (V8, V8, V8), c1: (V8, V8, V8), c2: (V8, V8, V8)
+    let feedback: V8
+    let feedbackOn: Bool
+    let threshold: V8
+
+    init(_ s: RenderSettings) {
+        additive = s.blend == .additive
+        bg = (V8(repeating: s.background.x), V8(repeating: s.background.y), V8(repeating: s.background.z))
+        func col(_ c: SIMD3<Float>) -> (V8, V8, V8) {
+            let k = s.blend == .additive ? c : SIMD3<Float>(repeating: 1) - c
+            return (V8(repeating: k.x), V8(repeating: k.y), V8(repeating: k.z))
+        }
+        c0 = col(s.colors[0]); c1 = col(s.colors[1]); c2 = col(s.colors[2])
+        feedback = V8(repeating: s.feedback)
+        feedbackOn = s.feedback > 0
+        threshold = V8(repeating: s.bloomThreshold)
+    }
+
+    /// Colours `count` pixels (a multiple of 8) of intensity rows `e`
+    /// (times `gain`), mixes with and overwrites `history`, and adds the
+    /// bright-pass into the `bloom` accumulator rows when given.
+    @inline(__always)
+    func run(_ e: Rows3, gain: Float, count: Int, history h: Rows3, bloom b: Rows3?) {
+        let g = V8(repeating: gain)
+        let one = V8(repeating: 1)
+        var x = 0
+        while x < count {
+            let e0 = load8(e.0 + x) * g, e1 = load8(e.1 + x) * g, e2 = load8(e.2 + x) * g
+            var r: V8, gr: V8, bl: V8
+            if additive {
+                // Light from the trails, tone mapped, screened over the
+                // background: exact over black, saturating toward white on
+                // bright backgrounds.
+                let lr = filmic(c0.0 * e0 + c1.0 * e1 + c2.0 * e2)
+                let lg = filmic(c0.1 * e0 + c1.1 * e1 + c2.1 * e2)
+                let lb = filmic(c0.2 * e0 + c1.2 * e1 + c2.2 * e2)
+                r = bg.0 + lr - bg.0 * lr
+                gr = bg.1 + lg - bg.1 * lg
+                bl = bg.2 + lb - bg.2 * lb
+            } else {
+                // Ink on paper: each species covers a share a of the pixel and
+                // absorbs (1 − colour) of the light there; uncovered paper shows
+                // the background. bg·T + Π(1 − a·k) − T with T = Π(1 − a).
+                let a0 = filmic(e0), a1 = filmic(e1), a2 = filmic(e2)
+                let t = (one - a0) * (one - a1) * (one - a2)
+                r = bg.0 * t + (one - a0 * c0.0) * (one - a1 * c1.0) * (one - a2 * c2.0) - t
+                gr = bg.1 * t + (one - a0 * c0.1) * (one - a1 * c1.1) * (one - a2 * c2.1) - t
+                bl = bg.2 * t + (one - a0 * c0.2) * (one - a1 * c1.2) * (one - a2 * c2.2) - t
+            }
+            if feedbackOn {
+                r = r + (load8(h.0 + x) - r) * feedback
+                gr = gr + (load8(h.1 + x) - gr) * feedback
+                bl = bl + (load8(h.2 + x) - bl) * feedback
+            }
+            store8(r, h.0 + x)
+            store8(gr, h.1 + x)
+            store8(bl, h.2 + x)
+            if let b {
+                // Bright-pass of what is brighter than the background.
+                let dr = vmax(r - bg.0, .zero), dg = vmax(gr - bg.1, .zero), db = vmax(bl - bg.2, .zero)
+                let lum = V8(repeating: Luma.r) * dr + V8(repeating: Luma.g) * dg + V8(repeating: Luma.b) * db
+                let f = vmax(lum - threshold, .zero) / vmax(lum, V8(repeating: 1e-6))
+                store8(load8(b.0 + x) + dr * f, b.0 + x)
+                store8(load8(b.1 + x) + dg * f, b.1 + x)
+                store8(load8(b.2 + x) + db * f, b.2 + x)
+            }
+            x += 8
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Engine
+
+/// Render scenarios: the post chain alone and a whole frame (one step + render),
+/// both at 1280×720 with every effect on (`configs/bench/all-effects.json`).
+enum RenderBench {
+    static let scenarios: [BenchScenario] = [
+        BenchScenario(name: "render-720p", summary: "post chain only, 1280x720, all-effects (+ per-effect split)") { o in
+            try run(o, name: "render-720p", step: false)
+        },
+        BenchScenario(name: "frame-1m-720p", summary: "one sim step + full render, 1280x720, 1M agents, all-effects") { o in
+            try run(o, name: "frame-1m-720p", step: true)
+        },
+    ]
+
+    /// Frames per timed repeat.
+    static let framesPerRepeat = 20
+    static let warmupSteps = 60
+
+    /// Each effect switched to its neutral value, for the marginal-cost split.
+    static let neutral: [(String, @Sendable (inout PresetParams) -> Void)] = [
+        ("headGlow", { $0[.headGlow] = 0 }),
+        ("kaleidoscope", { $0[.kaleidoscope] = 0 }),
+        ("feedback", { $0[.feedback] = 0 }),
+        ("bloom", { $0[.bloom] = 0 }),
+        ("vignette", { $0[.vignette] = 0 }),
+        ("saturationContrast", { $0[.saturation] = 1; $0[.contrast] = 1 }),
+    ]
+
+    static func run(_ o: BenchOptions, name: String, step: Bool) throws -> [(String, JSONValue)] {
+        let setup = try PresetSource.benchSetup("all-effects")
+        var p = setup.params
+        if let a = o.agents { p[.agents] = Double(a) }
+        let (w, h) = o.size ?? (1280, 720)
+        let sim = Simulation(width: w, height: h, params: p, seed: 1, threads: o.threads)
+        sim.step(p, count: warmupSteps)
+        let renderer = Renderer(width: w, height: h, threads: o.threads)
+        var image = RGBAImage(width: w, height: h)
+
+        /// Median seconds per frame over the repeats, and the mean pass split.
+        func measure(_ q: PresetParams) -> (Double, RenderTimings) {
+            renderer.render(sim: sim, params: q, into: &image)  // warm caches, build maps
+            var perRepeat: [Double] = []
+            var sum = RenderTimings()
+            for _ in 0..<o.repeats {
+                perRepeat.append(timeSeconds {
+                    for _ in 0..<framesPerRepeat {
+                        if step { sim.step(q) }
+                        renderer.render(sim: sim, params: q, into: &image)
+                        let t = renderer.timings
+                        sum.headGlow += t.headGlow; sum.maps += t.maps; sum.composite += t.composite
+                        sum.bloom += t.bloom; sum.finish += t.finish; sum.total += t.total
+                    }
+                } / Double(framesPerRepeat))
+            }
+            let n = Double(o.repeats * framesPerRepeat)
+            sum.headGlow /= n; sum.maps /= n; sum.composite /= n; sum.bloom /= n; sum.finish /= n; sum.total /= n
+            return (median(perRepeat), sum)
+        }
+
+        let (frame, passes) = measure(p)
+        var fields: [(String, JSONValue)] = [
+            ("agents", .int(sim.agentCount)), ("width", .int(w)), ("height", .int(h)),
+            ("threads", .int(renderer.threads)), ("framesPerRepeat", .int(framesPerRepeat)),
+            ("repeats", .int(o.repeats)),
+            ("msPerFrame", rounded(frame * 1000, 3)),
+            ("framesPerSecond", rounded(1 / frame, 1)),
+            ("renderMsPerFrame", rounded(passes.total * 1000, 3)),
+            ("passMs", .object([
+                ("headGlow", rounded(passes.headGlow * 1000, 3)),
+                ("maps", rounded(passes.maps * 1000, 3)),
+                ("composite", rounded(passes.composite * 1000, 3)),
+                ("bloom", rounded(passes.bloom * 1000, 3)),
+                ("finish", rounded(passes.finish * 1000, 3)),
+            ])),
+        ]
+        if step {
+            fields.append(("simMsPerStep", rounded((frame - passes.total) * 1000, 3)))
+        } else {
+            // Marginal cost of each effect: the chain with it minus the chain without it.
+            var split: [(String, JSONValue)] = []
+            for (effect, off) in neutral {
+                var q = p
+                off(&q)
+                let (without, _) = measure(q)
+                split.append((effect, rounded((frame - without) * 1000, 3)))
+            }
+            var plain = p
+            for (_, off) in neutral { off(&plain) }
+            let (base, _) = measure(plain)
+            split.append(("plainComposite", rounded(base * 1000, 3)))
+            fields.append(("effectMs", .object(split)))
+        }
+        fields.append(("checksum", .string(String(image.pixels.reduce(UInt64(0xcbf2_9ce4_8422_2325)) {
+            ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01b3
+        }, radix: 16))))
+        return fields
+    }
+}
