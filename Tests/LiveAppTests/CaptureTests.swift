@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 import Testing
 @testable import LiveApp
@@ -17,8 +18,8 @@ import Testing
         #expect(UserDirectories.userDirectory("PICTURES", fallback: "Pictures", env: env, userDirs: "XDG_PICTURES_DIR=\"pics\"") == "/home/u/Pictures")
     }
 
-    func frame() -> FrameImage {
-        var img = FrameImage(width: 33, height: 17)
+    func frame() -> RGBAImage {
+        var img = RGBAImage(width: 33, height: 17)
         for y in 0..<17 { for x in 0..<33 {
             let i = (y * 33 + x) * 4
             img.pixels[i] = UInt8(x * 7); img.pixels[i + 1] = UInt8(y * 15); img.pixels[i + 2] = 200; img.pixels[i + 3] = 255
@@ -44,7 +45,7 @@ import Testing
         let stem = Screenshot.fileStem(date)
         #expect(names == [stem + "-2.png", stem + ".png"])
         #expect(replies == [.notice("Screenshot saved: \(folder)/\(stem).png", .info), .notice("Screenshot saved: \(folder)/\(stem)-2.png", .info)])
-        let back = try PNGFile.decode([UInt8](try #require(dir.read("home/Pics/physarum/" + stem + ".png"))))
+        let back = try PNGCodec.decode([UInt8](try #require(dir.read("home/Pics/physarum/" + stem + ".png"))))
         #expect(back == frame())
     }
 
@@ -65,12 +66,12 @@ import Testing
 
     @Test func thumbnailsKeepTheAspectWithBlackBars() {
         // A 4:3 frame, left half white: the 16:9 thumbnail has bars left and right.
-        var f = FrameImage(width: 40, height: 30)
+        var f = RGBAImage(width: 40, height: 30)
         for y in 0..<30 { for x in 0..<20 { for c in 0..<3 { f.pixels[(y * 40 + x) * 4 + c] = 255 } } }
         let t = Thumbnail.make(from: f.pixels, width: 40, height: 30)
         #expect(t.width == 160 && t.height == 90)
-        #expect(t.pixel(5, 45) == (0, 0, 0, 255))  // bar
-        #expect(t.pixel(30, 45) == (255, 255, 255, 255))  // white half
-        #expect(t.pixel(130, 45) == (0, 0, 0, 255))  // black half
+        #expect(t.pixel(x: 5, y: 45) == (0, 0, 0, 255))  // bar
+        #expect(t.pixel(x: 30, y: 45) == (255, 255, 255, 255))  // white half
+        #expect(t.pixel(x: 130, y: 45) == (0, 0, 0, 255))  // black half
     }
 }

@@ -17,7 +17,7 @@ import Testing
         var model: AppModel
         let io: LibraryIO
         let worker: FileWorker<AppAction>
-        var frame = FrameImage(width: 64, height: 36)
+        var frame = RGBAImage(width: 64, height: 36)
 
         init(dir: String, factory: [Preset] = testFactory) {
             let store = LibraryStore(directory: URL(fileURLWithPath: dir + "/physarum"))
@@ -65,9 +65,9 @@ import Testing
         #expect(b.model.notices.items.isEmpty)
         // Thumbnail: a real 160×90 PNG of the frame, letterboxed to 16:9 (64×36 is 16:9: no bars).
         let png = try #require(dir.read("physarum/thumbnails/user-1.png"))
-        let thumb = try PNGFile.decode([UInt8](png))
+        let thumb = try PNGCodec.decode([UInt8](png))
         #expect(thumb.width == 160 && thumb.height == 90)
-        #expect(thumb.pixel(10, 45) == (255, 0, 0, 255) && thumb.pixel(150, 45) == (0, 0, 255, 255))
+        #expect(thumb.pixel(x: 10, y: 45) == (255, 0, 0, 255) && thumb.pixel(x: 150, y: 45) == (0, 0, 255, 255))
         // No temporary files are left behind.
         #expect(dir.names("physarum") == ["library.json", "thumbnails"])
     }

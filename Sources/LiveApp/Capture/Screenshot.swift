@@ -1,3 +1,4 @@
+import Engine
 import AudioReactive
 import Foundation
 
@@ -7,7 +8,7 @@ enum Screenshot {
     /// Queues the PNG of `image` (a copy of the output frame). The worker
     /// answers with a notice naming the file, or the failure. False when the
     /// worker's queue is full (the caller shows a notice).
-    static func save(_ image: FrameImage, worker: FileWorker<AppAction>,
+    static func save(_ image: RGBAImage, worker: FileWorker<AppAction>,
                      environment: [String: String] = ProcessInfo.processInfo.environment, date: Date = Date()) -> Bool {
         worker.submit {
             do {
@@ -22,7 +23,7 @@ enum Screenshot {
 
     /// Encodes and writes `image` into `directory` (created if needed) under an
     /// unused time-stamped name; returns the path. Runs on the worker.
-    static func write(_ image: FrameImage, directory: String, date: Date) throws(CaptureError) -> String {
+    static func write(_ image: RGBAImage, directory: String, date: Date) throws(CaptureError) -> String {
         try UserDirectories.makeDirectory(directory)
         let base = directory + "/" + fileStem(date)
         var path = base + ".png"
@@ -33,7 +34,7 @@ enum Screenshot {
         }
         let bytes: [UInt8]
         do {
-            bytes = try PNGFile.encode(image)
+            bytes = try PNGCodec.encode(image)
         } catch {
             throw CaptureError("\(error)")
         }

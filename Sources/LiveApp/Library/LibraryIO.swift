@@ -1,3 +1,4 @@
+import Engine
 /// Executes the library's file effects on the I/O worker, off the frame path.
 /// Results come back as app actions through `worker.drainReplies()`: a notice
 /// for a failure, `.library(.importLoaded…)` for an import.
@@ -19,7 +20,7 @@ final class LibraryIO: Sendable {
     /// thread) only for `.writeThumbnail`, to grab the current output as a
     /// small image. Returns actions to apply at once (a notice when the
     /// worker's queue is full).
-    func perform(_ effect: LibraryEffect, thumbnail: () -> FrameImage?) -> [AppAction] {
+    func perform(_ effect: LibraryEffect, thumbnail: () -> RGBAImage?) -> [AppAction] {
         let store = store
         let queued: Bool
         switch effect {

@@ -109,11 +109,11 @@ final class LibraryStore: Sendable {
     }
 
     /// Writes a thumbnail PNG atomically.
-    func writeThumbnail(_ image: FrameImage, for id: String) throws(CaptureError) {
+    func writeThumbnail(_ image: RGBAImage, for id: String) throws(CaptureError) {
         guard let url = thumbnailURL(for: id) else { return }
         try UserDirectories.makeDirectory(url.deletingLastPathComponent().path)
         do {
-            try ConfigFileIO.writeAtomically(Data(try PNGFile.encode(image)), to: url)
+            try ConfigFileIO.writeAtomically(Data(try PNGCodec.encode(image)), to: url)
         } catch let e as ConfigFileError {
             throw CaptureError("Cannot save the thumbnail: \(e.reason)")
         } catch {

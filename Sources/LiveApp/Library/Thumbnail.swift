@@ -1,3 +1,4 @@
+import Engine
 /// Library thumbnails: a small picture of the output when a preset is saved.
 enum Thumbnail {
     /// Thumbnail size (16:9).
@@ -9,9 +10,9 @@ enum Thumbnail {
     /// differs). Alpha is set to opaque. Reads the frame once; main thread
     /// safe (≈ 1 ms for 1280×720).
     static func make(from frame: UnsafeRawBufferPointer, width fw: Int, height fh: Int,
-                     size: (width: Int, height: Int) = (Thumbnail.width, Thumbnail.height)) -> FrameImage {
+                     size: (width: Int, height: Int) = (Thumbnail.width, Thumbnail.height)) -> RGBAImage {
         precondition(fw > 0 && fh > 0 && frame.count >= fw * fh * 4, "frame buffer smaller than its size")
-        var out = FrameImage(width: size.width, height: size.height)
+        var out = RGBAImage(width: size.width, height: size.height)
         // Fit the frame inside the thumbnail, keeping its aspect.
         let scale = min(Double(size.width) / Double(fw), Double(size.height) / Double(fh))
         let tw = max(1, min(size.width, Int((Double(fw) * scale).rounded())))
@@ -44,7 +45,7 @@ enum Thumbnail {
     }
 
     /// The same from an array of pixels.
-    static func make(from pixels: [UInt8], width: Int, height: Int) -> FrameImage {
+    static func make(from pixels: [UInt8], width: Int, height: Int) -> RGBAImage {
         pixels.withUnsafeBytes { make(from: $0, width: width, height: height) }
     }
 }
