@@ -59,6 +59,7 @@ bool ig_add_font_ttf(const char *path, float size_px) {
     fclose(f);
     return ImGui::GetIO().Fonts->AddFontFromFileTTF(path, size_px, nullptr, kGlyphRanges) != nullptr;
 }
+void ig_clear_fonts(void) { ImGui::GetIO().Fonts->Clear(); }
 void ig_build_font_atlas(void) {
     unsigned char *pixels; int w, h;
     ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);

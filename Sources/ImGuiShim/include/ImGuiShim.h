@@ -22,6 +22,8 @@ void ig_set_display_size(float width, float height);
 void ig_get_display_size(float *width, float *height);
 /* Adds a TTF font at `size_px` (first one becomes the default); false if the file cannot be loaded. */
 bool ig_add_font_ttf(const char *path, float size_px);
+/* Removes every font (before adding fonts at a new size). */
+void ig_clear_fonts(void);
 /* Builds the font atlas (needed before the first frame when no renderer backend does it). */
 void ig_build_font_atlas(void);
 void ig_set_font_global_scale(float scale);

@@ -19,7 +19,8 @@ struct KeyPress: Equatable, Sendable {
 
 /// Keyboard shortcuts → app actions (a pure function; tests call it directly).
 enum KeyMap {
-    /// The action for a key press, or nil. While a text field has focus every
+    /// The action for a key press, or nil. Randomize/mutate come with seed 0:
+    /// the shell replaces it with a fresh seed. While a text field has focus every
     /// shortcut is ignored (the keys belong to the text), except F11.
     static func action(for k: KeyPress, textFocused: Bool) -> AppAction? {
         if k.key == .f11 { return .toggleFullscreen }
@@ -29,6 +30,7 @@ enum KeyMap {
             case .letter("z"): return k.shift ? .redo : .undo
             case .letter("y"): return .redo
             case .letter("q"): return .quit
+            case .letter("r"): return .randomize(seed: 0)
             case .plus: return .uiScaleStep(1)
             case .minus: return .uiScaleStep(-1)
             default: return nil
@@ -39,6 +41,7 @@ enum KeyMap {
         switch k.key {
         case .tab: return k.isRepeat ? nil : .toggleUI
         case .f3: return k.isRepeat ? nil : .toggleOverlay
+        case .letter("m"): return .mutate(amount: 0.1, seed: 0)
         case .pageDown, .rightBracket: return .next
         case .pageUp, .leftBracket: return .previous
         default: return nil

@@ -37,10 +37,22 @@ final class SDLWindow {
     /// resizable window on `display` (0-based).
     init(title: String, width: Int, height: Int, display: Int = 0, fullscreen: Bool = false,
          position: (x: Int, y: Int)? = nil, hidden: Bool = false) throws {
+        let env = ProcessInfo.processInfo.environment
+        let explicitDriver = env["SDL_VIDEODRIVER"].map { !$0.isEmpty } ?? false
+        if !explicitDriver, (env["DISPLAY"] ?? "").isEmpty, (env["WAYLAND_DISPLAY"] ?? "").isEmpty {
+            throw SDLError(function: "SDLWindow", message: "neither DISPLAY nor WAYLAND_DISPLAY is set")
+        }
         SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "0")  // SIGTERM/SIGINT become SDL_QUIT
         SDL_SetHint(SDL_HINT_VIDEO_MINIMIZE_ON_FOCUS_LOSS, "0")  // a projector window must stay up
         if SDL_WasInit(SDL_INIT_VIDEO) == 0, SDL_InitSubSystem(SDL_INIT_VIDEO) != 0 {
             throw SDLError.current("SDL_InitSubSystem")
+        }
+        // SDL falls back to an invisible "offscreen" driver when no display
+        // answers; unless asked for explicitly, that means there is no display.
+        let driver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? ""
+        if !explicitDriver, driver == "offscreen" || driver == "dummy" {
+            SDL_QuitSubSystem(SDL_INIT_VIDEO)
+            throw SDLError(function: "SDL_InitSubSystem", message: "no display answered (only the \(driver) driver)")
         }
         SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3)
         SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3)

@@ -35,7 +35,7 @@ struct ParamEditor {
     /// Draws the editor window.
     mutating func draw(model: AppModel, dispatch: (AppAction) -> Void) {
         ig_set_next_window_pos(12, 12, UI.Cond.firstUseEver, 0, 0)
-        ig_set_next_window_size(labelWidth + sliderWidth + 110, 640, UI.Cond.firstUseEver)
+        ig_set_next_window_size(labelWidth + sliderWidth + 150, 640, UI.Cond.firstUseEver)
         defer { ig_end() }
         guard "Parameters".withCString({ ig_begin($0, nil, 0) }) else { return }
         defer { scrollY = ig_get_scroll_y() }
