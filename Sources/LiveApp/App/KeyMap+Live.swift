@@ -51,7 +51,7 @@ extension KeyMap {
         KeyBinding(keys: "F11", help: "Fullscreen", example: KeyPress(key: .f11), action: .toggleFullscreen),
         KeyBinding(keys: "Ctrl+Z", help: "Undo", example: KeyPress(key: .letter("z"), ctrl: true), action: .undo),
         KeyBinding(keys: "Ctrl+Shift+Z", help: "Redo", example: KeyPress(key: .letter("z"), ctrl: true, shift: true), action: .redo),
-        KeyBinding(keys: "Ctrl + / −", help: "UI scale", example: KeyPress(key: .plus, ctrl: true), action: .uiScaleStep(1)),
+        KeyBinding(keys: "Ctrl + / Ctrl –", help: "UI scale", example: KeyPress(key: .plus, ctrl: true), action: .uiScaleStep(1)),
         KeyBinding(keys: "? or F1", help: "This key overlay", example: KeyPress(key: .slash, shift: true), action: .live(.toggleKeyHelp)),
         KeyBinding(keys: "Ctrl+Q", help: "Quit", example: KeyPress(key: .letter("q"), ctrl: true), action: .quit),
     ]

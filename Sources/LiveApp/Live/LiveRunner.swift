@@ -17,6 +17,8 @@ final class LiveRunner {
     private let autosaver: SessionAutosaver?
     private let startTime = ContinuousClock.now
     private var seedCounter: UInt64
+    /// Library, auto-cycle, blackout, capture and their panels (issue 8; LiveSet.swift).
+    private let liveSet: LiveSet
 
     init(options: LiveOptions) {
         self.options = options
@@ -25,6 +27,9 @@ final class LiveRunner {
         var notices: [String] = []
         if let n = catalog.notice { notices.append(n) }
         for p in catalog.problems { notices.append("Preset skipped: \(p)") }
+        let liveSet = LiveSet(factory: catalog.presets)
+        self.liveSet = liveSet
+        notices += liveSet.startupNotices
         if options.noSession {
             autosaver = nil
         } else {
@@ -40,7 +45,9 @@ final class LiveRunner {
             start = catalog.preset(named: name)
             if start == nil { notices.append("There is no preset '\(name)'; starting with the first one") }
         }
-        model = AppModel(presets: catalog.presets, start: start ?? restored?.presetID.flatMap { catalog.preset(named: $0) })
+        model = AppModel(library: liveSet.initialLibrary, start: start ?? restored?.presetID.flatMap { id in
+            catalog.preset(named: id) ?? liveSet.initialLibrary.playOrder.first { $0.id == id }
+        })
         if start == nil, let s = restored, let p = s.params {
             model.restoreSession(presetID: s.presetID, base: p, locks: Set(s.locks), uiScale: s.uiScale)
         } else if let s = restored {
@@ -95,12 +102,16 @@ final class LiveRunner {
         var lastStateSecond = -1
         var frameIndex = 0
         for n in model.notices.items { printError("physarum: \(n.text)") }
+        var lastFrameStart = clock.now
 
         while running {
             let t0 = clock.now
             let input = SDLEvents.poll(feedImGui: true)
             if input.quit { running = false }
             for a in ShortcutRouter.actions(for: input.keys) { apply(a, sim: sim, renderer: renderer, window: window, gui: gui) }
+            // Auto-cycle and blackout: a preset switch happens at the black point of a fade.
+            for a in liveSet.tick(dt: (t0 - lastFrameStart).seconds, model: model) { apply(a, sim: sim, renderer: renderer, window: window, gui: gui) }
+            lastFrameStart = t0
 
             // Audio → modulation → simulation.
             let features = audio.frameFeatures()
@@ -119,6 +130,8 @@ final class LiveRunner {
                 renderer = Renderer(width: out.width, height: out.height, threads: threads)
             }
             renderer!.render(sim: sim, params: effective, into: &image)
+            // Output brightness (fades, blackout), pending thumbnails/screenshots, recording.
+            for a in liveSet.finish(&image, time: (clock.now - startTime).seconds) { apply(a, sim: sim, renderer: renderer, window: window, gui: gui) }
             let t2 = clock.now
 
             image.pixels.withUnsafeBytes { presenter.upload(pixels: $0.baseAddress!, width: image.width, height: image.height) }
@@ -128,11 +141,12 @@ final class LiveRunner {
             gui.beginFrame()
             let display = (Float(window.size.width), Float(window.size.height))
             var uiActions: [AppAction] = []
-            if model.uiVisible {
+            if model.uiVisible && !model.live.allHidden {
                 editor.draw(model: model) { uiActions.append($0) }
                 StatusPanels.notices(model.notices, displayWidth: display.0) { uiActions.append($0) }
             }
-            if model.overlayVisible {
+            liveSet.drawUI(model: model) { uiActions.append($0) }
+            if model.overlayVisible && !model.live.allHidden {
                 StatusPanels.overlay(stats: stats, lines: [
                     "\(sim.agentCount) agents, field \(sim.width)x\(sim.height), output \(image.width)x\(image.height), \(window.vsync.rawValue)",
                     audio.status.label,
@@ -164,6 +178,7 @@ final class LiveRunner {
                 lastStateSecond = second
                 writeState(path)
             }
+            for a in liveSet.drainActions() { apply(a, sim: sim, renderer: renderer, window: window, gui: gui) }
             if let err = autosaver?.takeError() { apply(.notice(err, .error), sim: sim, renderer: renderer, window: window, gui: gui) }
             autosaver?.offer(currentSession(window), now: elapsed)
             if let q = options.quitAfter, elapsed >= q { running = false }
@@ -172,6 +187,7 @@ final class LiveRunner {
                 if budget > 0.001 { Thread.sleep(forTimeInterval: budget) }
             }
         }
+        liveSet.shutdown()
         autosaver?.saveNow(currentSession(window))
         statsWriter?.flush()
         if let path = options.stateFile { writeState(path) }
@@ -215,6 +231,8 @@ final class LiveRunner {
                 printError("physarum: \(text)")
             case .quit:
                 running = false
+            case .library, .capture:
+                for a in liveSet.perform(effect) { apply(a, sim: sim, renderer: renderer, window: window, gui: gui) }
             }
         }
     }
@@ -245,6 +263,9 @@ final class LiveRunner {
             ("bands", .object(bands)), ("onsets", .int(audio.onsetsSeen)), ("droppedAudio", .int(audio.droppedSamples)),
             ("audio", .string(audio.status.label)), ("preset", model.currentPreset.map { .string($0.id) } ?? .null),
             ("uiVisible", .bool(model.uiVisible)),
+            ("recording", .object([("active", .bool(liveSet.recorder.status.isActive)),
+                                   ("seconds", rounded(liveSet.recorder.status.seconds, 2)),
+                                   ("dropped", .int(liveSet.recorder.status.dropped))])),
         ]).text
     }
 

@@ -15,7 +15,7 @@ struct LibraryPanel {
     /// them; rows scrolled out of the list are absent): "search", "name", "row:slot:<i>", "row:factory:<id>",
     /// "save", "rename", "up", "down", "pin", "delete", "export", "exportPath",
     /// "import", "importPath", "keepPinned", "reset", "cycle", "pinnedOnly",
-    /// "dwell", "yes", "no".
+    /// "dwell", "yes", "no", "window".
     private(set) var rects: [String: UI.Rect] = [:]
     /// The search text.
     var query = ""
@@ -45,9 +45,10 @@ struct LibraryPanel {
         let lib = model.library
         rects.removeAll(keepingCapacity: true)
         ig_set_next_window_pos(460, 12, UI.Cond.firstUseEver, 0, 0)
-        ig_set_next_window_size(width, 640, UI.Cond.firstUseEver)
+        ig_set_next_window_size(width, 590, UI.Cond.firstUseEver)
         defer { ig_end() }
         guard "Library".withCString({ ig_begin($0, nil, 0) }) else { return }
+        rects["window"] = UI.currentWindowRect
         if let problem = lib.loadProblem {
             UI.textColored("Library file not loaded (kept as is): " + problem, 1, 0.45, 0.3)
         }

@@ -10,12 +10,23 @@ extension UI {
     enum Col {
         static let button: Int32 = 21
     }
+
+    /// The rectangle of the window being drawn.
+    static var currentWindowRect: Rect {
+        var r = Rect(x0: 0, y0: 0, x1: 0, y1: 0)
+        var w: Float = 0, h: Float = 0
+        ig_get_window_pos(&r.x0, &r.y0)
+        ig_get_window_size(&w, &h)
+        r.x1 = r.x0 + w
+        r.y1 = r.y0 + h
+        return r
+    }
 }
 
 /// The key-binding overlay (? or F1): every binding from `KeyMap.bindings`,
 /// centred over the output. Main thread only (ImGui).
 struct KeyHelpOverlay {
-    /// "line:<keys>" and "close" rectangles of the last frame.
+    /// "line:<keys>", "close" and "window" rectangles of the last frame.
     private(set) var rects: [String: UI.Rect] = [:]
 
     mutating func draw(dispatch: (AppAction) -> Void) {
@@ -26,6 +37,7 @@ struct KeyHelpOverlay {
         defer { ig_end() }
         let flags = UI.WindowFlags.noDecoration | UI.WindowFlags.alwaysAutoResize | UI.WindowFlags.noSavedSettings | UI.WindowFlags.noMove
         guard "Keys##overlay".withCString({ ig_begin($0, nil, flags) }) else { return }
+        rects["window"] = UI.currentWindowRect
         UI.text("Keys")
         UI.separator()
         let keyColumn: Float = 150
@@ -45,7 +57,7 @@ struct KeyHelpOverlay {
 /// The slot picker (G): all 24 user slots as a grid; a click loads the slot
 /// and closes the picker. Main thread only (ImGui).
 struct SlotPicker {
-    /// "pick:<slot>" and "close" rectangles of the last frame.
+    /// "pick:<slot>", "close" and "window" rectangles of the last frame.
     private(set) var rects: [String: UI.Rect] = [:]
 
     mutating func draw(model: AppModel, dispatch: (AppAction) -> Void) {
@@ -55,6 +67,7 @@ struct SlotPicker {
         defer { ig_end() }
         let flags = UI.WindowFlags.alwaysAutoResize | UI.WindowFlags.noSavedSettings | UI.WindowFlags.noCollapse
         guard "Slots##picker".withCString({ ig_begin($0, nil, flags) }) else { return }
+        rects["window"] = UI.currentWindowRect
         let columns = 6
         for i in 0..<LibraryDocument.slotCount {
             if i % columns != 0 { UI.sameLine() }

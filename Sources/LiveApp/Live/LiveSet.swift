@@ -1,0 +1,129 @@
+import Engine
+import Foundation
+
+/// Issue 8's pieces for the frame loop, in one place: the preset library and
+/// its I/O worker, auto-cycle and blackout, screenshots and recording, and
+/// their panels. The loop calls, each frame:
+///
+///     for a in liveSet.tick(dt:, model:) { apply(a) }        // before rendering
+///     liveSet.finish(&image, time:)                          // after rendering, before upload
+///     liveSet.drawUI(model:) { uiActions.append($0) }        // inside the ImGui frame
+///     for a in liveSet.drainActions() { apply(a) }           // worker replies, recorder notices
+///
+/// and hands every `.library` / `.capture` effect to `perform(_:)`.
+/// At quit: `shutdown()`. Main thread only.
+final class LiveSet {
+    let worker: FileWorker<AppAction>
+    let libraryIO: LibraryIO
+    let recorder: Recorder
+    var cycle = AutoCycle()
+    var panels = LivePanels()
+    /// The library read at start-up (install it with `AppModel(library:)`).
+    let initialLibrary: LibraryModel
+    /// Notices from start-up (a library that could not be read, a migration).
+    let startupNotices: [String]
+    /// This frame's auto-cycle output.
+    private(set) var cycleOutput = CycleOutput(alpha: 1, switchTo: nil, phase: .showing, untilNext: nil)
+    private let environment: [String: String]
+    /// Effects that need the output frame; done in `finish`.
+    private var frameEffects: [AppEffect] = []
+
+    init(factory: [Preset], libraryDirectory: URL? = nil,
+         environment: [String: String] = ProcessInfo.processInfo.environment, recorder: Recorder = Recorder()) {
+        self.environment = environment
+        let store = LibraryStore(directory: libraryDirectory ?? LibraryStore.defaultDirectory(environment: environment))
+        let loaded = store.load()
+        initialLibrary = LibraryModel(factory: factory, document: loaded.document, loadProblem: loaded.problem)
+        startupNotices = loaded.notice.map { [$0] } ?? []
+        worker = FileWorker(name: "physarum.files")
+        libraryIO = LibraryIO(store: store, worker: worker)
+        self.recorder = recorder
+    }
+
+    /// Advances auto-cycle and blackout by `dt` seconds; returns the preset
+    /// switch to apply (at the black point of a fade), if any.
+    func tick(dt: Double, model: AppModel) -> [AppAction] {
+        cycleOutput = cycle.tick(dt: dt, input: model.cycleInput)
+        return cycleOutput.switchTo.map { [.jumpTo($0)] } ?? []
+    }
+
+    /// The rendered frame: applies the output brightness (fades, blackout),
+    /// does pending thumbnails/screenshots/recording toggles, and offers the
+    /// frame to the recorder. `time` is the loop's clock in seconds.
+    func finish(_ image: inout RGBAImage, time: Double) -> [AppAction] {
+        Brightness.apply(cycleOutput.alpha, to: &image)
+        var out: [AppAction] = []
+        if !frameEffects.isEmpty {
+            let effects = frameEffects
+            frameEffects.removeAll()
+            for e in effects { out += performWithFrame(e, image) }
+        }
+        if recorder.isRecording {
+            image.pixels.withUnsafeBytes { recorder.offer($0, width: image.width, height: image.height, time: time) }
+        }
+        return out
+    }
+
+    /// Executes a `.library` or `.capture` effect (others are ignored).
+    /// Returns actions to apply at once (e.g. a notice when the worker is full).
+    func perform(_ effect: AppEffect) -> [AppAction] {
+        switch effect {
+        case .library(.writeThumbnail), .capture:
+            frameEffects.append(effect)
+            return []
+        case .library(let e):
+            return libraryIO.perform(e) { nil }
+        default:
+            return []
+        }
+    }
+
+    private func performWithFrame(_ effect: AppEffect, _ image: RGBAImage) -> [AppAction] {
+        switch effect {
+        case .library(let e):
+            return libraryIO.perform(e) { Thumbnail.make(from: image.pixels, width: image.width, height: image.height) }
+        case .capture(.screenshot):
+            return Screenshot.save(image, worker: worker, environment: environment)
+                ? [] : [.notice("Screenshot not saved: file work is falling behind", .error)]
+        case .capture(.toggleRecording):
+            recorder.toggle(width: image.width, height: image.height)
+            return []
+        default:
+            return []
+        }
+    }
+
+    /// Draws the library panel, slot picker, key overlay and indicators.
+    func drawUI(model: AppModel, dispatch: (AppAction) -> Void) {
+        panels.draw(model: model, recording: recorder.status, cycle: cycleOutput, dispatch: dispatch)
+    }
+
+    /// Replies of finished file work and recorder notices, to apply through the model.
+    func drainActions() -> [AppAction] { worker.drainReplies() + recorder.drainNotices() }
+
+    /// Stops a recording (waiting for the video to be finished) and lets queued saves complete.
+    func shutdown() {
+        recorder.stop()
+        _ = recorder.waitUntilFinished(timeout: 30)
+        worker.shutdown(timeout: 10)
+    }
+}
+
+/// Output brightness: the frame multiplied by the fade level.
+enum Brightness {
+    /// Scales the colour channels of `image` by `alpha` (0…1), rounding; alpha
+    /// stays. Nothing to do at 1; zeros at 0. ≈ 1 ms for 1280×720.
+    static func apply(_ alpha: Double, to image: inout RGBAImage) {
+        guard alpha < 1 else { return }
+        let a = UInt16(max(0, min(1, alpha)) * 256)
+        image.pixels.withUnsafeMutableBufferPointer { px in
+            var i = 0
+            while i + 3 < px.count {
+                px[i] = UInt8((UInt16(px[i]) &* a &+ 128) >> 8)
+                px[i + 1] = UInt8((UInt16(px[i + 1]) &* a &+ 128) >> 8)
+                px[i + 2] = UInt8((UInt16(px[i + 2]) &* a &+ 128) >> 8)
+                i += 4
+            }
+        }
+    }
+}
