@@ -51,7 +51,7 @@ final class LiveSet {
     /// does pending thumbnails/screenshots/recording toggles, and offers the
     /// frame to the recorder. `time` is the loop's clock in seconds.
     func finish(_ image: inout RGBAImage, time: Double) -> [AppAction] {
-        Brightness.apply(cycleOutput.alpha, to: &image)
+        image.scaleBrightness(cycleOutput.alpha)
         var out: [AppAction] = []
         if !frameEffects.isEmpty {
             let effects = frameEffects
@@ -106,24 +106,5 @@ final class LiveSet {
         recorder.stop()
         _ = recorder.waitUntilFinished(timeout: 30)
         worker.shutdown(timeout: 10)
-    }
-}
-
-/// Output brightness: the frame multiplied by the fade level.
-enum Brightness {
-    /// Scales the colour channels of `image` by `alpha` (0…1), rounding; alpha
-    /// stays. Nothing to do at 1; zeros at 0. ≈ 1 ms for 1280×720.
-    static func apply(_ alpha: Double, to image: inout RGBAImage) {
-        guard alpha < 1 else { return }
-        let a = UInt16(max(0, min(1, alpha)) * 256)
-        image.pixels.withUnsafeMutableBufferPointer { px in
-            var i = 0
-            while i + 3 < px.count {
-                px[i] = UInt8((UInt16(px[i]) &* a &+ 128) >> 8)
-                px[i + 1] = UInt8((UInt16(px[i + 1]) &* a &+ 128) >> 8)
-                px[i + 2] = UInt8((UInt16(px[i + 2]) &* a &+ 128) >> 8)
-                i += 4
-            }
-        }
     }
 }

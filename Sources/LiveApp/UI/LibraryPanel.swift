@@ -78,7 +78,8 @@ struct LibraryPanel {
         ig_set_next_item_width(110)
         var dwell = model.live.cycle.dwell
         let r = CycleSettings.dwellRange
-        if "##dwell".withCString({ ig_slider_double($0, &dwell, r.lowerBound, 120, "dwell %.0f s", UI.SliderFlags.alwaysClamp) }) {
+        let flags = UI.SliderFlags.alwaysClamp | UI.SliderFlags.logarithmic
+        if "##dwell".withCString({ ig_slider_double($0, &dwell, r.lowerBound, r.upperBound, "dwell %.0f s", flags) }) {
             dispatch(.live(.setDwell(dwell)))
         }
         rects["dwell"] = UI.lastItemRect
