@@ -7,6 +7,7 @@ struct LiveOptions: Sendable {
     var demo = false
     var fullscreen = false
     var display: Int?
+    var outputDisplay: Int?
     var preset: String?
     var config: String?
     var stats: String?
@@ -20,6 +21,9 @@ struct LiveOptions: Sendable {
     var noSession = false
     /// Quit by itself after this many seconds (tests, demos).
     var quitAfter: Double?
+    /// Save the window (with panels) as PNG at `screenshotAt` seconds.
+    var screenshot: String?
+    var screenshotAt = 3.0
 
     static let help = """
     physarum — an audio-reactive multi-species Physarum visualiser
@@ -35,6 +39,7 @@ struct LiveOptions: Sendable {
       --preset NAME         start with this preset (id or name)
       --fullscreen          start fullscreen (F11 toggles)
       --display N           open on display N (0-based)
+      --output-display N    also open an output-only fullscreen window (no panels) on display N
       --size WxH            window size (default 1280x720)
       --field WxH           simulation field size (default 1280x720)
       --agents N            override the preset's agent count
@@ -45,6 +50,8 @@ struct LiveOptions: Sendable {
       --no-governor         never lower quality to keep the frame rate
       --no-session          neither restore nor save the session
       --quit-after SECONDS  quit by itself (for scripts)
+      --screenshot FILE     save the whole window (panels included) as PNG, then quit
+      --screenshot-at SECS  when to take it (default 3)
 
     Keys: F11 fullscreen, Tab hide panels, F3 stats overlay, PageUp/PageDown or [ ] previous/next
     preset, Ctrl+Z / Ctrl+Shift+Z undo/redo, Ctrl+= / Ctrl+- UI scale, M mutate, Ctrl+R randomize,
@@ -61,6 +68,7 @@ struct LiveOptions: Sendable {
         o.demo = r.flag("--demo")
         o.fullscreen = r.flag("--fullscreen")
         o.display = try r.int("--display", in: 0...64)
+        o.outputDisplay = try r.int("--output-display", in: 0...64)
         o.preset = try r.string("--preset")
         o.config = try r.string("--config")
         o.stats = try r.string("--stats")
@@ -73,6 +81,8 @@ struct LiveOptions: Sendable {
         o.noGovernor = r.flag("--no-governor")
         o.noSession = r.flag("--no-session")
         o.quitAfter = try r.double("--quit-after", in: 0...1e9)
+        o.screenshot = try r.string("--screenshot")
+        o.screenshotAt = try r.double("--screenshot-at", in: 0...3600) ?? 3
         if let p = r.positionals().first { throw UsageError("unknown subcommand '\(p)' (see `physarum --help`)") }
         try r.finish()
         if o.noAudio && o.demo { throw UsageError("--no-audio and --demo cannot be combined") }

@@ -1,4 +1,5 @@
 import CSDL2
+import Engine
 
 /// Draws an RGBA8 frame over the whole viewport with OpenGL 3.3 core: one
 /// texture, one full-screen triangle. The frame is uploaded straight from the
@@ -70,6 +71,24 @@ final class GLPresenter {
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
         glBindVertexArray(0)
         glViewport(0, 0, GLsizei(drawable.width), GLsizei(drawable.height))
+    }
+
+    /// Reads the back buffer (the frame with any UI drawn over it) as an
+    /// RGBA image, row 0 at the top (calls glReadPixels).
+    func readBack(width: Int, height: Int) -> RGBAImage {
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 4)
+        glReadBuffer(GLenum(GL_BACK))
+        pixels.withUnsafeMutableBytes {
+            glReadPixels(0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), $0.baseAddress)
+        }
+        var flipped = [UInt8](repeating: 0, count: pixels.count)
+        let row = width * 4
+        for y in 0..<height {
+            flipped.replaceSubrange(y * row..<(y + 1) * row, with: pixels[(height - 1 - y) * row..<(height - y) * row])
+        }
+        for i in stride(from: 3, to: flipped.count, by: 4) { flipped[i] = 255 }
+        return RGBAImage(width: width, height: height, pixels: flipped)
     }
 
     /// The GL texture holding the frame (for thumbnails in the UI).

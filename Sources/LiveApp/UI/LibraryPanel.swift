@@ -44,7 +44,7 @@ struct LibraryPanel {
     mutating func draw(model: AppModel, dispatch: (AppAction) -> Void) {
         let lib = model.library
         rects.removeAll(keepingCapacity: true)
-        ig_set_next_window_pos(460, 12, UI.Cond.firstUseEver, 0, 0)
+        ig_set_next_window_pos(460, 32, UI.Cond.firstUseEver, 0, 0)  // below the menu bar
         ig_set_next_window_size(width, 590, UI.Cond.firstUseEver)
         defer { ig_end() }
         guard "Library".withCString({ ig_begin($0, nil, 0) }) else { return }

@@ -90,7 +90,7 @@ struct SlotPicker {
     }
 }
 
-/// Small status badges in the top-right corner: recording (● REC time,
+/// Small status badges in the bottom-right corner: recording (● REC time,
 /// dropped frames), blackout, auto-cycle countdown. Never takes input.
 enum LiveIndicators {
     /// The badge texts for the current state (pure; tests read it).
@@ -116,17 +116,18 @@ enum LiveIndicators {
         return out
     }
 
-    /// Draws the badges on the foreground draw list.
+    /// Draws the badges on the foreground draw list, bottom-right (notices
+    /// are top-right, the stats overlay bottom-left).
     static func draw(model: AppModel, recording: RecordingStatus, untilNext: Double?) {
         var dw: Float = 0, dh: Float = 0
         ig_get_display_size(&dw, &dh)
-        var y: Float = 10
+        var y: Float = dh - 34
         for b in badges(model: model, recording: recording, untilNext: untilNext) {
             let w = b.text.withCString { ig_calc_text_width($0) }
             let x = dw - w - 18
             ig_fg_draw_rect_filled(x - 8, y - 4, x + w + 8, y + 20, UI.color(0, 0, 0, 0.6), 4)
             b.text.withCString { ig_fg_draw_text(x, y, b.red ? UI.color(1, 0.25, 0.2) : UI.color(0.9, 0.9, 0.9), $0) }
-            y += 28
+            y -= 28
         }
     }
 }
