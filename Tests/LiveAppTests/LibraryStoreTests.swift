@@ -31,7 +31,9 @@ import Testing
         func dispatch(_ a: AppAction) {
             for e in model.handle(a) {
                 if case .library(let le) = e {
-                    for r in io.perform(le, thumbnail: { Thumbnail.make(from: self.frame.pixels, width: 64, height: 36) }) { dispatch(r) }
+                    for r in io.perform(le, thumbnail: { Thumbnail.make(from: self.frame.pixels, width: self.frame.width, height: self.frame.height) }) {
+                        dispatch(r)
+                    }
                 }
             }
         }

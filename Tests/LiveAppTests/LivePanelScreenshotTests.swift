@@ -97,6 +97,8 @@ import Testing
 
             let rig = LivePanelRig(dir: dir.path)
             for (i, name) in ["Night Drive", "Slow Bloom", "Ink Rain"].enumerated() {
+                // Each thumbnail from a different part of the rendered frame.
+                rig.shell.frame = image.cropped(x: i * 150, y: i * 60, width: 320, height: 180)
                 rig.shell.dispatch(.setParam(.exposure, 0.8 + Double(i) * 0.4))
                 rig.shell.dispatch(.library(.saveToSlot(i, name: name)))
             }
@@ -106,6 +108,14 @@ import Testing
             rig.panels.library.selection = .slot(1)
             rig.panels.library.name = "Slow Bloom"
             rig.shell.settle()
+            // Thumbnails as GL textures, loaded from the files just written (as after a restart).
+            let thumbs = ThumbnailTextures(store: LibraryStore(directory: dir.url.appendingPathComponent("physarum")))
+            rig.panels.library.thumbnailTexture = { thumbs.texture(for: $0) }
+            for id in ["user:1", "user:2", "user:3"] { _ = thumbs.texture(for: id) }
+            #expect(libraryPoll(seconds: 10) {
+                thumbs.update()
+                return ["user:1", "user:2", "user:3"].allSatisfy { thumbs.texture(for: $0) != nil }
+            })
 
             func shot(_ draw: () -> Void) -> RGBAImage {
                 var last = RGBAImage(width: 1, height: 1)
@@ -126,6 +136,7 @@ import Testing
 
             var library = rig.panels.library
             let withLibrary = shot { library.draw(model: rig.model) { _ in } }
+            #expect(library.rects["thumb:slot:0"] != nil && library.rects["thumb:slot:2"] != nil)
             var keys = KeyHelpOverlay()
             let withKeys = shot { keys.draw { _ in } }
             let panel = try #require(library.rects["window"])

@@ -88,6 +88,7 @@ final class LiveRunner {
             return 1
         }
         if let n = gui.fontNotice { _ = model.handle(.notice(n, .warning)) }
+        liveSet.attachGL()  // library thumbnails as GL textures of the editor window
         let audio = AudioLink(options: options)
         let statsWriter: LineWriter?
         do {

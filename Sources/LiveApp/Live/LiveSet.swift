@@ -27,6 +27,8 @@ final class LiveSet {
     private let environment: [String: String]
     /// Effects that need the output frame; done in `finish`.
     private var frameEffects: [AppEffect] = []
+    /// Thumbnail textures for the panel, once a GL context exists (`attachGL`).
+    private(set) var thumbnails: ThumbnailTextures?
 
     init(factory: [Preset], libraryDirectory: URL? = nil,
          environment: [String: String] = ProcessInfo.processInfo.environment, recorder: Recorder = Recorder()) {
@@ -38,6 +40,14 @@ final class LiveSet {
         worker = FileWorker(name: "physarum.files")
         libraryIO = LibraryIO(store: store, worker: worker)
         self.recorder = recorder
+    }
+
+    /// Shows thumbnails in the library panel. Call once with the editor
+    /// window's GL context current (where ImGui draws).
+    func attachGL() {
+        let t = ThumbnailTextures(store: libraryIO.store)
+        thumbnails = t
+        panels.library.thumbnailTexture = { t.texture(for: $0) }
     }
 
     /// Advances auto-cycle and blackout by `dt` seconds; returns the preset
@@ -72,6 +82,7 @@ final class LiveSet {
             frameEffects.append(effect)
             return []
         case .library(let e):
+            if case .removeThumbnails(let ids) = e { thumbnails?.remove(ids) }
             return libraryIO.perform(e) { nil }
         default:
             return []
@@ -81,7 +92,9 @@ final class LiveSet {
     private func performWithFrame(_ effect: AppEffect, _ image: RGBAImage) -> [AppAction] {
         switch effect {
         case .library(let e):
-            return libraryIO.perform(e) { Thumbnail.make(from: image.pixels, width: image.width, height: image.height) }
+            let thumb = Thumbnail.make(from: image.pixels, width: image.width, height: image.height)
+            if case .writeThumbnail(let id) = e { thumbnails?.set(thumb, for: id) }
+            return libraryIO.perform(e) { thumb }
         case .capture(.screenshot):
             return Screenshot.save(image, worker: worker, environment: environment)
                 ? [] : [.notice("Screenshot not saved: file work is falling behind", .error)]
@@ -95,6 +108,7 @@ final class LiveSet {
 
     /// Draws the library panel, slot picker, key overlay and indicators.
     func drawUI(model: AppModel, dispatch: (AppAction) -> Void) {
+        thumbnails?.update()
         panels.draw(model: model, recording: recorder.status, cycle: cycleOutput, dispatch: dispatch)
     }
 
@@ -103,6 +117,8 @@ final class LiveSet {
 
     /// Stops a recording (waiting for the video to be finished) and lets queued saves complete.
     func shutdown() {
+        thumbnails = nil
+        panels.library.thumbnailTexture = nil
         recorder.stop()
         _ = recorder.waitUntilFinished(timeout: 30)
         worker.shutdown(timeout: 10)

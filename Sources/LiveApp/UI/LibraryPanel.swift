@@ -92,7 +92,7 @@ struct LibraryPanel {
     private mutating func list(_ model: AppModel, _ dispatch: (AppAction) -> Void) {
         let lib = model.library
         let searching = !query.trimmingSpaces.isEmpty
-        let rowHeight: Float = thumbnailTexture == nil ? 0 : 36
+        let rowHeight: Float = 36  // thumbnail rows (64×36)
         _ = "##rows".withCString { ig_begin_child($0, 0, 330, true, 0) }
         defer { ig_end_child() }
         var x: Float = 0, w: Float = 0
@@ -116,10 +116,12 @@ struct LibraryPanel {
     private mutating func slotRow(_ i: Int, _ slot: UserSlot?, _ model: AppModel, _ rowHeight: Float, _ dispatch: (AppAction) -> Void) {
         UI.pushID("slot\(i)")
         defer { UI.popID() }
+        var height: Float = 0
         if let slot, let tex = thumbnailTexture?(slot.preset.id) {
-            ig_image(tex, 64, 36)
+            ig_image(tex, 64, rowHeight)
             rects["thumb:slot:\(i)"] = UI.lastItemRect
             UI.sameLine()
+            height = rowHeight
         }
         let label: String
         if let slot {
@@ -129,7 +131,7 @@ struct LibraryPanel {
             label = "\(i + 1). —"
         }
         let current = slot != nil && model.currentPreset?.id == slot?.preset.id
-        if "\(label)##row".withCString({ ig_selectable($0, selection == .slot(i) || current, 0, 0, rowHeight) }) {
+        if "\(label)##row".withCString({ ig_selectable($0, selection == .slot(i) || current, 0, 0, height) }) {
             selection = .slot(i)
             if let slot {
                 name = slot.preset.name
