@@ -193,10 +193,10 @@ final class LivePanelRig {
         }
     }
 
-    @Test func blackoutKeyFadesOutAndBack() throws {
+    @Test func blackoutKeyFadesOutAndBack() {
         let dir = LibraryTestDir()
         defer { dir.remove() }
-        try HeadlessImGui.run { ui in
+        HeadlessImGui.run { ui in
             let rig = LivePanelRig(dir: dir.path)
             ui.frames(2, rig.draw)
             rig.press(KeyPress(key: .letter("b")))

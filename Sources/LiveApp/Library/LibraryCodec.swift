@@ -101,7 +101,7 @@ enum LibraryCodec {
             let params = s.value("params", required: true).flatMap {
                 PresetParams(strict: $0, path: path.appending("params"), diagnostics: d)
             }
-            s.unknownMembers()
+            _ = s.unknownMembers()
             guard let name, let params else { continue }
             if let n = LibraryDocument.serial(of: id) {
                 if serials.contains(n) {
@@ -111,7 +111,7 @@ enum LibraryCodec {
             }
             doc.slots[number - 1] = UserSlot(preset: Preset(id: id, name: name, tags: tags, params: params), pinned: pinned)
         }
-        r.unknownMembers()
+        _ = r.unknownMembers()
         try d.throwIfErrors()
         if format == 1 { migrateFrom1(&doc) }
         // Never hand out an id that is already taken.

@@ -47,7 +47,8 @@ struct LibraryPanel {
         ig_set_next_window_pos(460, 32, UI.Cond.firstUseEver, 0, 0)  // below the menu bar
         ig_set_next_window_size(width, 590, UI.Cond.firstUseEver)
         defer { ig_end() }
-        guard "Library".withCString({ ig_begin($0, nil, 0) }) else { return }
+        // Does not take focus when it first appears (the parameter editor keeps it).
+        guard "Library".withCString({ ig_begin($0, nil, UI.WindowFlags.noFocusOnAppearing) }) else { return }
         rects["window"] = UI.currentWindowRect
         if let problem = lib.loadProblem {
             UI.textColored("Library file not loaded (kept as is): " + problem, 1, 0.45, 0.3)
