@@ -121,25 +121,35 @@ final class BloomPyramid {
         }
     }
 
-    /// dst += bilinear ×2 upsample of src (edges clamped).
+    /// dst += bilinear ×2 upsample of src (edges clamped). Destination pixel
+    /// x samples source position (x + 0.5)/2 − 0.5: weights ¼ and ¾.
     private func addUpsampled(_ src: Level, into dst: Level, pool: WorkerPool) {
         let sp = src.planes.map(\.base), dp = dst.planes.map(\.base)
         let sw = src.width, sh = src.height, ss = src.stride, dw = dst.width, ds = dst.stride
+        let vecW = (sw + 7) / 8 * 8
         pool.run(chunks: rowChunks(dst.height)) { chunk, _ in
+            // One source row's worth, vertically interpolated, padded by one clamped value each side.
+            let row = UnsafeMutablePointer<Float>.allocate(capacity: vecW + 2)
+            defer { row.deallocate() }
             for y in (chunk * Self.rowsPerChunk)..<min(dst.height, chunk * Self.rowsPerChunk + Self.rowsPerChunk) {
-                // Source row coordinate (y + 0.5)/2 − 0.5.
-                let sy = (Float(y) + 0.5) * 0.5 - 0.5
-                let y0 = Int(sy.rounded(.down)), fy = sy - Float(y0)
-                let r0 = min(max(y0, 0), sh - 1), r1 = min(max(y0 + 1, 0), sh - 1)
+                let j = y >> 1
+                let (ra, rb, wb): (Int, Int, Float) = y & 1 == 0 ? (j - 1, j, 0.75) : (j, j + 1, 0.25)
+                let r0 = min(max(ra, 0), sh - 1), r1 = min(max(rb, 0), sh - 1)
+                let wa = V8(repeating: 1 - wb), wbv = V8(repeating: wb)
                 for c in 0..<3 {
                     let a = sp[c] + r0 * ss, b = sp[c] + r1 * ss, o = dp[c] + y * ds
-                    for x in 0..<dw {
-                        let sx = (Float(x) + 0.5) * 0.5 - 0.5
-                        let x0 = Int(sx.rounded(.down)), fx = sx - Float(x0)
-                        let c0 = min(max(x0, 0), sw - 1), c1 = min(max(x0 + 1, 0), sw - 1)
-                        let top = a[c0] + (a[c1] - a[c0]) * fx
-                        let bot = b[c0] + (b[c1] - b[c0]) * fx
-                        o[x] += top + (bot - top) * fy
+                    var x = 0
+                    while x < vecW {
+                        store8(load8(a + x) * wa + load8(b + x) * wbv, row + 1 + x)
+                        x += 8
+                    }
+                    row[0] = row[1]
+                    row[sw + 1] = row[sw]
+                    for i in 0..<sw {
+                        let left = row[i], mid = row[i + 1], right = row[i + 2]
+                        let x0 = 2 * i
+                        o[x0] += 0.25 * left + 0.75 * mid
+                        if x0 + 1 < dw { o[x0 + 1] += 0.75 * mid + 0.25 * right }
                     }
                 }
             }

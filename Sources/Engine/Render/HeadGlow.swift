@@ -73,9 +73,19 @@ final class HeadGlowPlanes {
                 let dst = bases[0][s]
                 for w in 1..<workers {
                     let src = bases[w][s]
-                    for i in start..<end {
-                        let v = UInt16(dst[i]) &+ UInt16(src[i])
-                        dst[i] = UInt8(truncatingIfNeeded: min(v, 255))
+                    var i = start
+                    // Saturating byte adds, 16 at a time: a wrapped sum is smaller than either input.
+                    while i + 16 <= end {
+                        let a = UnsafeRawPointer(dst + i).loadUnaligned(as: SIMD16<UInt8>.self)
+                        let b = UnsafeRawPointer(src + i).loadUnaligned(as: SIMD16<UInt8>.self)
+                        let sum = a &+ b
+                        let sat = sum.replacing(with: 255, where: sum .< a)
+                        UnsafeMutableRawPointer(dst + i).storeBytes(of: sat, as: SIMD16<UInt8>.self)
+                        i += 16
+                    }
+                    while i < end {
+                        dst[i] = UInt8(truncatingIfNeeded: min(UInt16(dst[i]) &+ UInt16(src[i]), 255))
+                        i += 1
                     }
                 }
             }
