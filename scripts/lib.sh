@@ -19,6 +19,6 @@ ensure_packages() {
 }
 
 # Libraries the app links against (never a sound server: a user's desktop has its own).
-APP_PACKAGES=(pkg-config libpulse-dev libfftw3-dev libsdl2-dev libimgui-dev libsndfile1-dev libpng-dev fonts-dejavu-core)
+APP_PACKAGES=(pkg-config libpulse-dev libfftw3-dev libsdl2-dev libgl-dev libimgui-dev libsndfile1-dev libpng-dev fonts-dejavu-core)
 # What the tests add: a private PulseAudio daemon, a virtual X display, signal tools, ffmpeg.
-TEST_PACKAGES=(pulseaudio pulseaudio-utils xvfb x11-apps sox ffmpeg xauth)
+TEST_PACKAGES=(pulseaudio pulseaudio-utils xvfb x11-apps xdotool sox ffmpeg xauth)

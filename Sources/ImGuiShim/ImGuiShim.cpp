@@ -1,4 +1,231 @@
+// The C API of include/ImGuiShim.h over Dear ImGui 1.86 and its SDL2/OpenGL3 backends.
 #include "ImGuiShim.h"
 #include <imgui.h>
+#include <imgui_internal.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <backends/imgui_impl_sdl.h>
+#include <SDL.h>
+#include <cstdio>
 
-extern "C" const char *imguishim_version(void) { return ImGui::GetVersion(); }
+extern "C" {
+
+const char *imguishim_version(void) { return ImGui::GetVersion(); }
+void ig_create_context(void) { ImGui::CreateContext(); ImGui::GetIO().IniFilename = nullptr; }
+void ig_destroy_context(void) { ImGui::DestroyContext(); }
+bool ig_has_context(void) { return ImGui::GetCurrentContext() != nullptr; }
+
+void ig_setup_headless(float width, float height) {
+    ImGuiIO &io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(width, height);
+    io.IniFilename = nullptr;
+    io.DeltaTime = 1.0f / 60.0f;
+    // Same key map as the SDL2 backend: indices are SDL scancodes.
+    io.KeyMap[ImGuiKey_Tab] = SDL_SCANCODE_TAB;
+    io.KeyMap[ImGuiKey_LeftArrow] = SDL_SCANCODE_LEFT;
+    io.KeyMap[ImGuiKey_RightArrow] = SDL_SCANCODE_RIGHT;
+    io.KeyMap[ImGuiKey_UpArrow] = SDL_SCANCODE_UP;
+    io.KeyMap[ImGuiKey_DownArrow] = SDL_SCANCODE_DOWN;
+    io.KeyMap[ImGuiKey_PageUp] = SDL_SCANCODE_PAGEUP;
+    io.KeyMap[ImGuiKey_PageDown] = SDL_SCANCODE_PAGEDOWN;
+    io.KeyMap[ImGuiKey_Home] = SDL_SCANCODE_HOME;
+    io.KeyMap[ImGuiKey_End] = SDL_SCANCODE_END;
+    io.KeyMap[ImGuiKey_Insert] = SDL_SCANCODE_INSERT;
+    io.KeyMap[ImGuiKey_Delete] = SDL_SCANCODE_DELETE;
+    io.KeyMap[ImGuiKey_Backspace] = SDL_SCANCODE_BACKSPACE;
+    io.KeyMap[ImGuiKey_Space] = SDL_SCANCODE_SPACE;
+    io.KeyMap[ImGuiKey_Enter] = SDL_SCANCODE_RETURN;
+    io.KeyMap[ImGuiKey_Escape] = SDL_SCANCODE_ESCAPE;
+    io.KeyMap[ImGuiKey_KeyPadEnter] = SDL_SCANCODE_KP_ENTER;
+    io.KeyMap[ImGuiKey_A] = SDL_SCANCODE_A;
+    io.KeyMap[ImGuiKey_C] = SDL_SCANCODE_C;
+    io.KeyMap[ImGuiKey_V] = SDL_SCANCODE_V;
+    io.KeyMap[ImGuiKey_X] = SDL_SCANCODE_X;
+    io.KeyMap[ImGuiKey_Y] = SDL_SCANCODE_Y;
+    io.KeyMap[ImGuiKey_Z] = SDL_SCANCODE_Z;
+}
+void ig_set_display_size(float width, float height) { ImGui::GetIO().DisplaySize = ImVec2(width, height); }
+// Latin-1 plus the punctuation, arrows and maths signs the UI uses (… – ← → ≠ ≤ ≥ ▶ ●).
+static const ImWchar kGlyphRanges[] = {
+    0x0020, 0x00FF, 0x2010, 0x2027, 0x2190, 0x2195, 0x2260, 0x2265, 0x25A0, 0x25CF, 0,
+};
+bool ig_add_font_ttf(const char *path, float size_px) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return false;  // AddFontFromFileTTF asserts on a missing file
+    fclose(f);
+    return ImGui::GetIO().Fonts->AddFontFromFileTTF(path, size_px, nullptr, kGlyphRanges) != nullptr;
+}
+void ig_clear_fonts(void) { ImGui::GetIO().Fonts->Clear(); }
+void ig_build_font_atlas(void) {
+    unsigned char *pixels; int w, h;
+    ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+}
+void ig_set_font_global_scale(float scale) { ImGui::GetIO().FontGlobalScale = scale; }
+void ig_style_dark(float scale, float alpha) {
+    ImGuiStyle fresh;
+    ImGui::StyleColorsDark(&fresh);
+    fresh.WindowRounding = 6; fresh.FrameRounding = 4; fresh.GrabRounding = 4;
+    fresh.Colors[ImGuiCol_WindowBg].w = alpha;
+    fresh.ScaleAllSizes(scale);
+    ImGui::GetStyle() = fresh;
+}
+bool ig_init_sdl_gl(void *sdl_window, void *gl_context, const char *glsl_version) {
+    if (!ImGui_ImplSDL2_InitForOpenGL((SDL_Window *)sdl_window, gl_context)) return false;
+    return ImGui_ImplOpenGL3_Init(glsl_version);
+}
+void ig_shutdown_sdl_gl(void) { ImGui_ImplOpenGL3_Shutdown(); ImGui_ImplSDL2_Shutdown(); }
+void ig_rebuild_fonts_gl(void) { ImGui_ImplOpenGL3_DestroyFontsTexture(); ImGui_ImplOpenGL3_CreateFontsTexture(); }
+bool ig_process_sdl_event(const void *sdl_event) { return ImGui_ImplSDL2_ProcessEvent((const SDL_Event *)sdl_event); }
+void ig_new_frame_sdl_gl(void) { ImGui_ImplOpenGL3_NewFrame(); ImGui_ImplSDL2_NewFrame(); ImGui::NewFrame(); }
+void ig_new_frame_headless(float delta_seconds) { ImGui::GetIO().DeltaTime = delta_seconds; ImGui::NewFrame(); }
+void ig_render(void) { ImGui::Render(); }
+void ig_render_gl(void) { ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData()); }
+int ig_draw_vertex_count(void) { ImDrawData *d = ImGui::GetDrawData(); return d ? d->TotalVtxCount : 0; }
+
+void ig_io_set_mouse_pos(float x, float y) { ImGui::GetIO().MousePos = ImVec2(x, y); }
+void ig_io_set_mouse_button(int button, bool down) { if (button >= 0 && button < 5) ImGui::GetIO().MouseDown[button] = down; }
+void ig_io_add_mouse_wheel(float v) { ImGui::GetIO().MouseWheel += v; }
+void ig_io_set_key(int scancode, bool down) { if (scancode >= 0 && scancode < 512) ImGui::GetIO().KeysDown[scancode] = down; }
+void ig_io_set_mods(bool ctrl, bool shift, bool alt) { ImGuiIO &io = ImGui::GetIO(); io.KeyCtrl = ctrl; io.KeyShift = shift; io.KeyAlt = alt; }
+void ig_io_add_input_utf8(const char *text) { ImGui::GetIO().AddInputCharactersUTF8(text); }
+bool ig_io_want_capture_keyboard(void) { return ImGui::GetIO().WantCaptureKeyboard; }
+bool ig_io_want_capture_mouse(void) { return ImGui::GetIO().WantCaptureMouse; }
+bool ig_io_want_text_input(void) { return ImGui::GetIO().WantTextInput; }
+float ig_io_mouse_wheel(void) { return ImGui::GetIO().MouseWheel; }
+bool ig_io_key_ctrl(void) { return ImGui::GetIO().KeyCtrl; }
+bool ig_io_key_shift(void) { return ImGui::GetIO().KeyShift; }
+bool ig_io_key_alt(void) { return ImGui::GetIO().KeyAlt; }
+bool ig_is_key_pressed(int scancode, bool repeat) { return ImGui::IsKeyPressed(scancode, repeat); }
+bool ig_is_key_down(int scancode) { return ImGui::IsKeyDown(scancode); }
+bool ig_is_mouse_double_clicked(int button) { return ImGui::IsMouseDoubleClicked(button); }
+bool ig_is_mouse_clicked(int button) { return ImGui::IsMouseClicked(button); }
+void ig_get_mouse_pos(float *x, float *y) { ImVec2 p = ImGui::GetIO().MousePos; *x = p.x; *y = p.y; }
+bool ig_is_any_item_active(void) { return ImGui::IsAnyItemActive(); }
+float ig_framerate(void) { return ImGui::GetIO().Framerate; }
+
+bool ig_begin(const char *name, bool *open, int flags) { return ImGui::Begin(name, open, flags); }
+void ig_end(void) { ImGui::End(); }
+bool ig_begin_child(const char *id, float w, float h, bool border, int flags) { return ImGui::BeginChild(id, ImVec2(w, h), border, flags); }
+void ig_end_child(void) { ImGui::EndChild(); }
+void ig_set_next_window_pos(float x, float y, int cond, float px, float py) { ImGui::SetNextWindowPos(ImVec2(x, y), cond, ImVec2(px, py)); }
+void ig_set_next_window_size(float w, float h, int cond) { ImGui::SetNextWindowSize(ImVec2(w, h), cond); }
+void ig_set_next_window_bg_alpha(float alpha) { ImGui::SetNextWindowBgAlpha(alpha); }
+void ig_set_next_window_collapsed(bool collapsed, int cond) { ImGui::SetNextWindowCollapsed(collapsed, cond); }
+void ig_same_line(float offset, float spacing) { ImGui::SameLine(offset, spacing); }
+void ig_separator(void) { ImGui::Separator(); }
+void ig_spacing(void) { ImGui::Spacing(); }
+void ig_dummy(float w, float h) { ImGui::Dummy(ImVec2(w, h)); }
+void ig_indent(float w) { ImGui::Indent(w); }
+void ig_unindent(float w) { ImGui::Unindent(w); }
+void ig_push_id_int(int id) { ImGui::PushID(id); }
+void ig_push_id_str(const char *id) { ImGui::PushID(id); }
+void ig_pop_id(void) { ImGui::PopID(); }
+void ig_push_item_width(float w) { ImGui::PushItemWidth(w); }
+void ig_pop_item_width(void) { ImGui::PopItemWidth(); }
+void ig_set_next_item_width(float w) { ImGui::SetNextItemWidth(w); }
+void ig_get_content_region_avail(float *w, float *h) { ImVec2 v = ImGui::GetContentRegionAvail(); *w = v.x; *h = v.y; }
+void ig_get_cursor_screen_pos(float *x, float *y) { ImVec2 v = ImGui::GetCursorScreenPos(); *x = v.x; *y = v.y; }
+void ig_get_window_pos(float *x, float *y) { ImVec2 v = ImGui::GetWindowPos(); *x = v.x; *y = v.y; }
+void ig_get_window_size(float *w, float *h) { ImVec2 v = ImGui::GetWindowSize(); *w = v.x; *h = v.y; }
+float ig_get_frame_height(void) { return ImGui::GetFrameHeight(); }
+float ig_get_text_line_height(void) { return ImGui::GetTextLineHeight(); }
+float ig_calc_text_width(const char *text) { return ImGui::CalcTextSize(text).x; }
+void ig_set_scroll_here_y(float ratio) { ImGui::SetScrollHereY(ratio); }
+float ig_get_scroll_y(void) { return ImGui::GetScrollY(); }
+void ig_set_keyboard_focus_here(int offset) { ImGui::SetKeyboardFocusHere(offset); }
+
+void ig_text(const char *text) { ImGui::TextUnformatted(text); }
+void ig_text_colored(float r, float g, float b, float a, const char *text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(r, g, b, a)); ImGui::TextUnformatted(text); ImGui::PopStyleColor();
+}
+void ig_text_disabled(const char *text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]); ImGui::TextUnformatted(text); ImGui::PopStyleColor();
+}
+void ig_text_wrapped(const char *text) { ImGui::PushTextWrapPos(0.0f); ImGui::TextUnformatted(text); ImGui::PopTextWrapPos(); }
+void ig_label_text(const char *label, const char *text) { ImGui::LabelText(label, "%s", text); }
+bool ig_button(const char *label, float w, float h) { return ImGui::Button(label, ImVec2(w, h)); }
+bool ig_small_button(const char *label) { return ImGui::SmallButton(label); }
+bool ig_checkbox(const char *label, bool *v) { return ImGui::Checkbox(label, v); }
+bool ig_radio_button(const char *label, bool active) { return ImGui::RadioButton(label, active); }
+bool ig_slider_float(const char *label, float *v, float min, float max, const char *format, int flags) {
+    return ImGui::SliderFloat(label, v, min, max, format, flags);
+}
+bool ig_slider_double(const char *label, double *v, double min, double max, const char *format, int flags) {
+    return ImGui::SliderScalar(label, ImGuiDataType_Double, v, &min, &max, format, flags);
+}
+bool ig_slider_int(const char *label, int *v, int min, int max, const char *format, int flags) {
+    return ImGui::SliderInt(label, v, min, max, format, flags);
+}
+bool ig_input_text(const char *label, char *buf, int buf_size, int flags) { return ImGui::InputText(label, buf, (size_t)buf_size, flags); }
+bool ig_input_text_with_hint(const char *label, const char *hint, char *buf, int buf_size, int flags) {
+    return ImGui::InputTextWithHint(label, hint, buf, (size_t)buf_size, flags);
+}
+bool ig_input_double(const char *label, double *v, const char *format, int flags) { return ImGui::InputDouble(label, v, 0.0, 0.0, format, flags); }
+bool ig_selectable(const char *label, bool selected, int flags, float w, float h) { return ImGui::Selectable(label, selected, flags, ImVec2(w, h)); }
+bool ig_begin_combo(const char *label, const char *preview, int flags) { return ImGui::BeginCombo(label, preview, flags); }
+void ig_end_combo(void) { ImGui::EndCombo(); }
+bool ig_color_edit3(const char *label, float *rgb, int flags) { return ImGui::ColorEdit3(label, rgb, flags); }
+bool ig_collapsing_header(const char *label, int flags) { return ImGui::CollapsingHeader(label, flags); }
+bool ig_tree_node(const char *label) { return ImGui::TreeNode(label); }
+void ig_tree_pop(void) { ImGui::TreePop(); }
+bool ig_begin_tab_bar(const char *id, int flags) { return ImGui::BeginTabBar(id, flags); }
+void ig_end_tab_bar(void) { ImGui::EndTabBar(); }
+bool ig_begin_tab_item(const char *label, bool *open, int flags) { return ImGui::BeginTabItem(label, open, flags); }
+void ig_end_tab_item(void) { ImGui::EndTabItem(); }
+void ig_progress_bar(float fraction, float w, float h, const char *overlay) { ImGui::ProgressBar(fraction, ImVec2(w, h), overlay); }
+void ig_image(unsigned int gl_texture, float w, float h) { ImGui::Image((ImTextureID)(intptr_t)gl_texture, ImVec2(w, h)); }
+bool ig_begin_main_menu_bar(void) { return ImGui::BeginMainMenuBar(); }
+void ig_end_main_menu_bar(void) { ImGui::EndMainMenuBar(); }
+bool ig_begin_menu(const char *label, bool enabled) { return ImGui::BeginMenu(label, enabled); }
+void ig_end_menu(void) { ImGui::EndMenu(); }
+bool ig_menu_item(const char *label, const char *shortcut, bool selected, bool enabled) { return ImGui::MenuItem(label, shortcut, selected, enabled); }
+
+bool ig_is_item_hovered(int flags) { return ImGui::IsItemHovered(flags); }
+bool ig_is_item_active(void) { return ImGui::IsItemActive(); }
+bool ig_is_item_activated(void) { return ImGui::IsItemActivated(); }
+bool ig_is_item_deactivated(void) { return ImGui::IsItemDeactivated(); }
+bool ig_is_item_deactivated_after_edit(void) { return ImGui::IsItemDeactivatedAfterEdit(); }
+bool ig_is_item_focused(void) { return ImGui::IsItemFocused(); }
+bool ig_is_item_clicked(int button) { return ImGui::IsItemClicked(button); }
+bool ig_is_item_edited(void) { return ImGui::IsItemEdited(); }
+void ig_get_item_rect(float *x0, float *y0, float *x1, float *y1) {
+    ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax(); *x0 = a.x; *y0 = a.y; *x1 = b.x; *y1 = b.y;
+}
+void ig_set_item_using_mouse_wheel(void) { ImGui::SetItemUsingMouseWheel(); }
+bool ig_is_window_hovered(int flags) { return ImGui::IsWindowHovered(flags); }
+bool ig_is_window_focused(int flags) { return ImGui::IsWindowFocused(flags); }
+
+void ig_set_tooltip(const char *text) { ImGui::SetTooltip("%s", text); }
+void ig_begin_tooltip(void) { ImGui::BeginTooltip(); }
+void ig_end_tooltip(void) { ImGui::EndTooltip(); }
+void ig_open_popup(const char *id) { ImGui::OpenPopup(id); }
+bool ig_begin_popup(const char *id, int flags) { return ImGui::BeginPopup(id, flags); }
+bool ig_begin_popup_modal(const char *name, bool *open, int flags) { return ImGui::BeginPopupModal(name, open, flags); }
+void ig_end_popup(void) { ImGui::EndPopup(); }
+void ig_close_current_popup(void) { ImGui::CloseCurrentPopup(); }
+bool ig_is_popup_open(const char *id) { return ImGui::IsPopupOpen(id); }
+
+void ig_push_style_color(int idx, float r, float g, float b, float a) { ImGui::PushStyleColor(idx, ImVec4(r, g, b, a)); }
+void ig_pop_style_color(int count) { ImGui::PopStyleColor(count); }
+void ig_push_style_var_float(int idx, float v) { ImGui::PushStyleVar(idx, v); }
+void ig_push_style_var_vec2(int idx, float x, float y) { ImGui::PushStyleVar(idx, ImVec2(x, y)); }
+void ig_pop_style_var(int count) { ImGui::PopStyleVar(count); }
+
+void ig_draw_rect_filled(float x0, float y0, float x1, float y1, unsigned int c, float rounding) {
+    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(x0, y0), ImVec2(x1, y1), c, rounding);
+}
+void ig_draw_rect(float x0, float y0, float x1, float y1, unsigned int c, float thickness) {
+    ImGui::GetWindowDrawList()->AddRect(ImVec2(x0, y0), ImVec2(x1, y1), c, 0.0f, 0, thickness);
+}
+void ig_draw_line(float x0, float y0, float x1, float y1, unsigned int c, float thickness) {
+    ImGui::GetWindowDrawList()->AddLine(ImVec2(x0, y0), ImVec2(x1, y1), c, thickness);
+}
+void ig_draw_text(float x, float y, unsigned int c, const char *text) { ImGui::GetWindowDrawList()->AddText(ImVec2(x, y), c, text); }
+void ig_draw_polyline(const float *xy, int points, unsigned int c, float thickness) {
+    ImGui::GetWindowDrawList()->AddPolyline((const ImVec2 *)xy, points, c, 0, thickness);
+}
+void ig_fg_draw_rect_filled(float x0, float y0, float x1, float y1, unsigned int c, float rounding) {
+    ImGui::GetForegroundDrawList()->AddRectFilled(ImVec2(x0, y0), ImVec2(x1, y1), c, rounding);
+}
+void ig_fg_draw_text(float x, float y, unsigned int c, const char *text) { ImGui::GetForegroundDrawList()->AddText(ImVec2(x, y), c, text); }
+
+}  // extern "C"

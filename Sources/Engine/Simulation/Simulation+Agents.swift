@@ -9,7 +9,8 @@ struct SpeciesStep {
 }
 
 extension Simulation {
-    /// Agents per chunk of the agent pass (fixed, independent of threads).
+    /// Agents per chunk of the agent pass (fixed, independent of threads; a
+    /// multiple of the vector width).
     static let agentsPerChunk = 16_384
 
     /// Radians of heading change per step at rhythm 1.
@@ -63,10 +64,6 @@ extension Simulation {
         let k = stepIndex
         let steps = (0..<field.species).map { speciesStep(p, $0, step: k) }
         let chunks = agentChunks()
-        let W = width, H = height
-        let fW = Float(W), fH = Float(H)
-        let seed32 = UInt32(truncatingIfNeeded: seed ^ (seed >> 32))
-        let step32 = UInt32(truncatingIfNeeded: k)
         let chaos = Self.isChaosStep(k, interval: Int(p[.chaosInterval])) && p[.chaosStrength] > 0
         // Chaos rotation table: 256 angles evenly over ±strength·π.
         var chaosRot = [Float](repeating: 0, count: 512)
@@ -78,77 +75,22 @@ extension Simulation {
                 chaosRot[2 * i + 1] = Float(Foundation_sin(th))
             }
         }
-        let X = agents.x.base, Y = agents.y.base, HX = agents.hx.base, HY = agents.hy.base
-        let PH = agents.phase.base
+        let base = AgentKernel.Shared(
+            x: agents.x.base, y: agents.y.base, hx: agents.hx.base, hy: agents.hy.base, phase: agents.phase.base,
+            width: Int32(width), height: Int32(height),
+            seed: UInt32(truncatingIfNeeded: seed ^ (seed >> 32)), step: UInt32(truncatingIfNeeded: k),
+            chaos: chaos)
         let sense = field.sense.map(\.base)
         let counts = field.counts.map { $0.map(\.base) }
 
-        pool.run(chunks: chunks.count) { ci, worker in
-            let (s, range) = chunks[ci]
-            let st = steps[s]
-            let F = sense[s]
-            let cnt = counts[worker][s]
-            let ca = st.sensorCos, sa = st.sensorSin, d = st.sensorDist
-            let ct = st.turnCos, sn = st.turnSin, v = st.speed
-
-            @inline(__always) func wrap(_ a: Float, _ size: Float) -> Float {
-                var r = a
-                if r < 0 { r += size }
-                if r >= size { r -= size }
-                return r
-            }
-            @inline(__always) func cell(_ px: Float, _ py: Float) -> Int {
-                let ix = min(Int(wrap(px, fW)), W - 1)
-                let iy = min(Int(wrap(py, fH)), H - 1)
-                return iy * W + ix
-            }
-
-            st.rhythmRot.withUnsafeBufferPointer { rrot in
-                chaosRot.withUnsafeBufferPointer { crot in
-                    for i in range {
-                        var hx = HX[i], hy = HY[i]
-                        let px = X[i], py = Y[i]
-                        let lx = hx * ca - hy * sa, ly = hx * sa + hy * ca
-                        let rx = hx * ca + hy * sa, ry = hy * ca - hx * sa
-                        let c = F[cell(px + hx * d, py + hy * d)]
-                        let l = F[cell(px + lx * d, py + ly * d)]
-                        let r = F[cell(px + rx * d, py + ry * d)]
-                        // +1 turns toward the left sensor, −1 toward the right, 0 keeps straight.
-                        var dir: Float = 0
-                        if c > l && c > r {
-                            dir = 0
-                        } else if c < l && c < r {
-                            let h = CounterHash.hash(seed32, UInt32(truncatingIfNeeded: i), step32, 1)
-                            dir = (h & 1) == 0 ? 1 : -1
-                        } else if l > r {
-                            dir = 1
-                        } else if r > l {
-                            dir = -1
-                        }
-                        if dir != 0 {
-                            let s2 = dir * sn
-                            let nx = hx * ct - hy * s2, ny = hx * s2 + hy * ct
-                            hx = nx; hy = ny
-                        }
-                        if st.rhythm {
-                            let b = Int(PH[i]) &* 2
-                            let rc = rrot[b], rs = rrot[b + 1]
-                            let nx = hx * rc - hy * rs, ny = hx * rs + hy * rc
-                            hx = nx; hy = ny
-                        }
-                        if chaos {
-                            let h = CounterHash.hash(seed32, UInt32(truncatingIfNeeded: i), step32, 2)
-                            let b = Int(h >> 24) &* 2
-                            let rc = crot[b], rs = crot[b + 1]
-                            let nx = hx * rc - hy * rs, ny = hx * rs + hy * rc
-                            hx = nx; hy = ny
-                        }
-                        let nxp = wrap(px + hx * v, fW), nyp = wrap(py + hy * v, fH)
-                        X[i] = nxp; Y[i] = nyp; HX[i] = hx; HY[i] = hy
-                        let cellIndex = min(Int(nyp), H - 1) * W + min(Int(nxp), W - 1)
-                        let old = cnt[cellIndex]
-                        cnt[cellIndex] = old &+ (old == UInt16.max ? 0 : 1)
-                    }
+        chaosRot.withUnsafeBufferPointer { crot in
+            pool.run(chunks: chunks.count) { ci, worker in
+                let (s, range) = chunks[ci]
+                steps[s].rhythmRot.withUnsafeBufferPointer { rrot in
+                    var kernel = AgentKernel(shared: base, species: steps[s], sense: sense[s],
+                                             counts: counts[worker][s], rhythmRot: rrot.baseAddress!,
+                                             chaosRot: crot.baseAddress!)
+                    kernel.run(range)
                 }
             }
         }

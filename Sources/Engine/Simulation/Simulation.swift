@@ -24,6 +24,8 @@ public final class Simulation: @unchecked Sendable {
     public internal(set) var params: PresetParams
     /// Steps between tile sorts of the agents (0 = never).
     public var sortInterval: Int = 16
+    /// Seconds spent in each pass since the last `resetTimings()`.
+    public private(set) var timings = PassTimings()
 
     let pool: WorkerPool
     let field: TrailField
@@ -86,12 +88,17 @@ public final class Simulation: @unchecked Sendable {
         for _ in 0..<max(0, count) {
             reconcile(params)
             self.params = params
+            let clock = ContinuousClock()
+            let t0 = clock.now
             moveAgents(params)
+            let t1 = clock.now
             field.diffuse(diffuseSettings(params), pool: pool, scratchRows: scratchRows)
+            let t2 = clock.now
             stepIndex += 1
             if sortInterval > 0, stepIndex % sortInterval == 0 {
                 tileSort()
             }
+            timings.add(agents: t1 - t0, diffuse: t2 - t1, sort: clock.now - t2)
         }
     }
 
@@ -106,6 +113,9 @@ public final class Simulation: @unchecked Sendable {
             blur: stepIndex % diffEvery == diffEvery - 1,
             matrix: m)
     }
+
+    /// Zeroes `timings`.
+    public func resetTimings() { timings = PassTimings() }
 
     // MARK: - Reading results
 
@@ -153,4 +163,26 @@ public final class Simulation: @unchecked Sendable {
 
     /// Restarts the count behind `distinctWorkerThreads`.
     public func resetThreadStats() { pool.resetThreadStats() }
+}
+
+/// Time spent in the simulation's passes.
+public struct PassTimings: Sendable {
+    public var steps = 0
+    public var agentSeconds = 0.0
+    public var diffuseSeconds = 0.0
+    public var sortSeconds = 0.0
+
+    mutating func add(agents: Duration, diffuse: Duration, sort: Duration) {
+        steps += 1
+        agentSeconds += agents.seconds
+        diffuseSeconds += diffuse.seconds
+        sortSeconds += sort.seconds
+    }
+}
+
+extension Duration {
+    /// The duration in seconds as a Double.
+    public var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) * 1e-18
+    }
 }

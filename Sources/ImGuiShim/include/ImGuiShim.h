@@ -1,13 +1,175 @@
 #ifndef IMGUISHIM_H
 #define IMGUISHIM_H
-/* A small C API over Dear ImGui 1.86 (Debian libimgui-dev) for Swift.
-   Only plain C types cross this boundary. */
+/* A small C API over Dear ImGui 1.86 (Debian libimgui-dev) and its SDL2 +
+   OpenGL3 backends, for Swift. Only plain C types cross this boundary; SDL
+   and GL handles travel as void*. Every function acts on the current ImGui
+   context and must be called from the thread that owns it (the main thread
+   in the app, the test's thread in headless tests). Keyboard indices are SDL
+   scancodes, in the app and in headless mode alike. */
+#include <stdbool.h>
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/// The Dear ImGui version string (calls ImGui::GetVersion).
+/* ---- context, fonts, backends ---- */
 const char *imguishim_version(void);
+void ig_create_context(void);
+void ig_destroy_context(void);
+bool ig_has_context(void);
+/* Headless use (tests): display size, SDL-scancode key map, no .ini file. */
+void ig_setup_headless(float width, float height);
+void ig_set_display_size(float width, float height);
+/* Adds a TTF font at `size_px` (first one becomes the default); false if the file cannot be loaded. */
+bool ig_add_font_ttf(const char *path, float size_px);
+/* Removes every font (before adding fonts at a new size). */
+void ig_clear_fonts(void);
+/* Builds the font atlas (needed before the first frame when no renderer backend does it). */
+void ig_build_font_atlas(void);
+void ig_set_font_global_scale(float scale);
+void ig_style_dark(float scale, float alpha);
+bool ig_init_sdl_gl(void *sdl_window, void *gl_context, const char *glsl_version);
+void ig_shutdown_sdl_gl(void);
+/* Recreates the GL font texture after fonts changed (app only). */
+void ig_rebuild_fonts_gl(void);
+bool ig_process_sdl_event(const void *sdl_event);
+void ig_new_frame_sdl_gl(void);
+void ig_new_frame_headless(float delta_seconds);
+void ig_render(void);
+void ig_render_gl(void);
+int ig_draw_vertex_count(void);
+
+/* ---- input injection (headless) and queries ---- */
+void ig_io_set_mouse_pos(float x, float y);
+void ig_io_set_mouse_button(int button, bool down);
+void ig_io_add_mouse_wheel(float v);
+void ig_io_set_key(int scancode, bool down);
+void ig_io_set_mods(bool ctrl, bool shift, bool alt);
+void ig_io_add_input_utf8(const char *text);
+bool ig_io_want_capture_keyboard(void);
+bool ig_io_want_capture_mouse(void);
+bool ig_io_want_text_input(void);
+float ig_io_mouse_wheel(void);
+bool ig_io_key_ctrl(void);
+bool ig_io_key_shift(void);
+bool ig_io_key_alt(void);
+bool ig_is_key_pressed(int scancode, bool repeat);
+bool ig_is_key_down(int scancode);
+bool ig_is_mouse_double_clicked(int button);
+bool ig_is_mouse_clicked(int button);
+void ig_get_mouse_pos(float *x, float *y);
+bool ig_is_any_item_active(void);
+float ig_framerate(void);
+
+/* ---- windows and layout ---- */
+bool ig_begin(const char *name, bool *open, int flags);
+void ig_end(void);
+bool ig_begin_child(const char *id, float w, float h, bool border, int flags);
+void ig_end_child(void);
+void ig_set_next_window_pos(float x, float y, int cond, float pivot_x, float pivot_y);
+void ig_set_next_window_size(float w, float h, int cond);
+void ig_set_next_window_bg_alpha(float alpha);
+void ig_set_next_window_collapsed(bool collapsed, int cond);
+void ig_same_line(float offset, float spacing);
+void ig_separator(void);
+void ig_spacing(void);
+void ig_dummy(float w, float h);
+void ig_indent(float w);
+void ig_unindent(float w);
+void ig_push_id_int(int id);
+void ig_push_id_str(const char *id);
+void ig_pop_id(void);
+void ig_push_item_width(float w);
+void ig_pop_item_width(void);
+void ig_set_next_item_width(float w);
+void ig_get_content_region_avail(float *w, float *h);
+void ig_get_cursor_screen_pos(float *x, float *y);
+void ig_get_window_pos(float *x, float *y);
+void ig_get_window_size(float *w, float *h);
+float ig_get_frame_height(void);
+float ig_get_text_line_height(void);
+float ig_calc_text_width(const char *text);
+void ig_set_scroll_here_y(float ratio);
+float ig_get_scroll_y(void);
+void ig_set_keyboard_focus_here(int offset);
+
+/* ---- widgets ---- */
+void ig_text(const char *text);
+void ig_text_colored(float r, float g, float b, float a, const char *text);
+void ig_text_disabled(const char *text);
+void ig_text_wrapped(const char *text);
+void ig_label_text(const char *label, const char *text);
+bool ig_button(const char *label, float w, float h);
+bool ig_small_button(const char *label);
+bool ig_checkbox(const char *label, bool *v);
+bool ig_radio_button(const char *label, bool active);
+bool ig_slider_float(const char *label, float *v, float min, float max, const char *format, int flags);
+/* A slider over a double (typed entry with Ctrl+click parses into the double exactly). */
+bool ig_slider_double(const char *label, double *v, double min, double max, const char *format, int flags);
+bool ig_slider_int(const char *label, int *v, int min, int max, const char *format, int flags);
+bool ig_input_text(const char *label, char *buf, int buf_size, int flags);
+bool ig_input_text_with_hint(const char *label, const char *hint, char *buf, int buf_size, int flags);
+bool ig_input_double(const char *label, double *v, const char *format, int flags);
+bool ig_selectable(const char *label, bool selected, int flags, float w, float h);
+bool ig_begin_combo(const char *label, const char *preview, int flags);
+void ig_end_combo(void);
+bool ig_color_edit3(const char *label, float *rgb, int flags);
+bool ig_collapsing_header(const char *label, int flags);
+bool ig_tree_node(const char *label);
+void ig_tree_pop(void);
+bool ig_begin_tab_bar(const char *id, int flags);
+void ig_end_tab_bar(void);
+bool ig_begin_tab_item(const char *label, bool *open, int flags);
+void ig_end_tab_item(void);
+void ig_progress_bar(float fraction, float w, float h, const char *overlay);
+void ig_image(unsigned int gl_texture, float w, float h);
+bool ig_begin_main_menu_bar(void);
+void ig_end_main_menu_bar(void);
+bool ig_begin_menu(const char *label, bool enabled);
+void ig_end_menu(void);
+bool ig_menu_item(const char *label, const char *shortcut, bool selected, bool enabled);
+
+/* ---- item queries ---- */
+bool ig_is_item_hovered(int flags);
+bool ig_is_item_active(void);
+bool ig_is_item_activated(void);
+bool ig_is_item_deactivated(void);
+bool ig_is_item_deactivated_after_edit(void);
+bool ig_is_item_focused(void);
+bool ig_is_item_clicked(int button);
+bool ig_is_item_edited(void);
+void ig_get_item_rect(float *x0, float *y0, float *x1, float *y1);
+/* Marks the hovered item as using the wheel so the window does not scroll. */
+void ig_set_item_using_mouse_wheel(void);
+bool ig_is_window_hovered(int flags);
+bool ig_is_window_focused(int flags);
+
+/* ---- tooltips and popups ---- */
+void ig_set_tooltip(const char *text);
+void ig_begin_tooltip(void);
+void ig_end_tooltip(void);
+void ig_open_popup(const char *id);
+bool ig_begin_popup(const char *id, int flags);
+bool ig_begin_popup_modal(const char *name, bool *open, int flags);
+void ig_end_popup(void);
+void ig_close_current_popup(void);
+bool ig_is_popup_open(const char *id);
+
+/* ---- style ---- */
+void ig_push_style_color(int idx, float r, float g, float b, float a);
+void ig_pop_style_color(int count);
+void ig_push_style_var_float(int idx, float v);
+void ig_push_style_var_vec2(int idx, float x, float y);
+void ig_pop_style_var(int count);
+
+/* ---- drawing into the current window ---- */
+void ig_draw_rect_filled(float x0, float y0, float x1, float y1, unsigned int abgr, float rounding);
+void ig_draw_rect(float x0, float y0, float x1, float y1, unsigned int abgr, float thickness);
+void ig_draw_line(float x0, float y0, float x1, float y1, unsigned int abgr, float thickness);
+void ig_draw_text(float x, float y, unsigned int abgr, const char *text);
+void ig_draw_polyline(const float *xy, int points, unsigned int abgr, float thickness);
+/* The same on the foreground draw list (over every window). */
+void ig_fg_draw_rect_filled(float x0, float y0, float x1, float y1, unsigned int abgr, float rounding);
+void ig_fg_draw_text(float x, float y, unsigned int abgr, const char *text);
 
 #ifdef __cplusplus
 }

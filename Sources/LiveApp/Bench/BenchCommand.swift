@@ -43,7 +43,7 @@ enum BenchCommand: Subcommand {
     }
 
     /// Every scenario, in run order.
-    static let scenarios: [BenchScenario] = SimBench.scenarios + RenderBench.scenarios
+    static let scenarios: [BenchScenario] = SimBench.scenarios + RenderBench.scenarios + ConfigBench.scenarios
 
     static func run(_ args: [String]) throws -> Int32 {
         var r = ArgumentReader(args)
@@ -96,6 +96,13 @@ func timeSeconds(_ body: () throws -> Void) rethrows -> Double {
     let c = ContinuousClock()
     let d = try c.measure(body)
     return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+}
+
+/// CPU seconds used by this process so far (all threads).
+func processCPUSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
 }
 
 /// Peak resident memory of this process in MiB (getrusage).

@@ -1,4 +1,5 @@
 import Engine
+import Foundation
 
 /// Simulation-only scenarios: blur every step, default look, random spawn.
 enum SimBench {
@@ -16,12 +17,18 @@ enum SimBench {
             p[.agents] = Double(n)
             p[.diffusion] = 1
             let sim = Simulation(width: width, height: height, params: p, seed: 1, threads: o.threads)
+            if let v = ProcessInfo.processInfo.environment["PHYSARUM_SORT_INTERVAL"], let n = Int(v) { sim.sortInterval = n }
             sim.step(p, count: warmup)
-            var times: [Double] = []
+            var times: [Double] = [], cpu: [Double] = []
+            sim.resetTimings()
             for _ in 0..<o.repeats {
+                let c0 = processCPUSeconds()
                 times.append(timeSeconds { sim.step(p, count: steps) })
+                cpu.append(processCPUSeconds() - c0)
             }
             let med = median(times)
+            let t = sim.timings
+            let per = { (x: Double) in rounded(x / Double(t.steps) * 1000, 3) }
             return [
                 ("agents", .int(sim.agentCount)), ("width", .int(width)), ("height", .int(height)),
                 ("threads", .int(sim.threads)), ("steps", .int(steps)), ("diffusionEvery", .int(1)),
@@ -29,7 +36,10 @@ enum SimBench {
                 ("seconds", rounded(med, 6)),
                 ("agentStepsPerSecond", .int(Int(Double(sim.agentCount * steps) / med))),
                 ("msPerStep", rounded(med / Double(steps) * 1000, 3)),
+                ("cpuMsPerStep", rounded(median(cpu) / Double(steps) * 1000, 3)),
                 ("checksum", .string(String(sim.checksum(), radix: 16))),
+                ("split", .object([("agentsMs", per(t.agentSeconds)), ("diffuseMs", per(t.diffuseSeconds)),
+                                   ("sortMs", per(t.sortSeconds))])),
             ]
         }
     }

@@ -33,17 +33,12 @@ enum CommandLineTool {
         BenchCommand.self,
         RenderCommand.self,
         PresetsCommand.self,
+        ConfigCommand.self,
     ]
 
     static var help: String {
-        var s = """
-        physarum — an audio-reactive multi-species Physarum visualiser
+        var s = LiveOptions.help + "\n\nSubcommands:\n"
 
-        Usage: physarum [SUBCOMMAND] [OPTIONS]
-
-        Subcommands:
-
-        """
         for c in subcommands {
             s += "  " + c.name.padding(toLength: 10, withPad: " ", startingAt: 0) + c.summary + "\n"
         }
@@ -52,13 +47,19 @@ enum CommandLineTool {
     }
 
     static func run(_ args: [String]) -> Int32 {
-        guard let first = args.first else {
+        if args.contains("--help") || args.contains("-h") || args.first == "help", args.first?.hasPrefix("-") != false || args.first == "help" {
             print(help)
             return 0
         }
-        if first == "--help" || first == "-h" || first == "help" {
-            print(help)
-            return 0
+        guard let first = args.first, !first.hasPrefix("-") else {
+            // No subcommand: the live window.
+            do {
+                let options = try LiveOptions.parse(args)
+                return LiveRunner(options: options).run()
+            } catch {
+                printError("physarum: \(error)")
+                return 2
+            }
         }
         guard let command = subcommands.first(where: { $0.name == first }) else {
             printError("physarum: unknown subcommand '\(first)' (see `physarum --help`)")

@@ -9,6 +9,8 @@ enum JSONValue: Sendable {
     case null
     case array([JSONValue])
     case object([(String, JSONValue)])
+    /// Text that is already valid JSON, inserted as is.
+    case raw(String)
 
     /// Compact JSON text; keys keep their order; non-finite numbers become null.
     var text: String {
@@ -23,6 +25,7 @@ enum JSONValue: Sendable {
         case .null: return "null"
         case .array(let a): return "[" + a.map(\.text).joined(separator: ",") + "]"
         case .object(let o): return "{" + o.map { Self.quote($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
+        case .raw(let r): return r
         }
     }
 

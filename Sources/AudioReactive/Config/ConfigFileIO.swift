@@ -1,0 +1,127 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A file-system failure while reading or writing a config, with the path and
+/// the system's reason.
+public struct ConfigFileError: Error, Sendable, CustomStringConvertible {
+    /// The file concerned.
+    public let path: String
+    /// What went wrong, in plain words.
+    public let reason: String
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String { reason }
+
+    static func errno(_ path: String, _ what: String) -> ConfigFileError {
+        ConfigFileError(path: path, reason: "\(what): \(String(cString: strerror(Glibc.errno)))")
+    }
+}
+
+/// Bounded reads and atomic writes of small user files (configs, presets).
+/// Stateless; safe from any thread (each call uses its own descriptors).
+public enum ConfigFileIO {
+    /// Reads a regular file of at most `limit` bytes; larger files are refused
+    /// without reading them.
+    public static func read(_ url: URL, limit: Int) throws(ConfigFileError) -> Data {
+        let path = url.path
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)  // a FIFO must not block the open
+        guard fd >= 0 else { throw .errno(path, "cannot open") }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw .errno(path, "cannot stat") }
+        guard (st.st_mode & S_IFMT) == S_IFREG else { throw ConfigFileError(path: path, reason: "not a regular file") }
+        let size = Int(st.st_size)
+        guard size <= limit else {
+            throw ConfigFileError(path: path, reason: "file is \(size) bytes, over the limit of \(limit) bytes")
+        }
+        var out = Data(capacity: size)
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while out.count <= limit {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
+            if n < 0 {
+                if Glibc.errno == EINTR { continue }
+                throw .errno(path, "cannot read")
+            }
+            if n == 0 { break }
+            out.append(contentsOf: chunk[0..<n])
+        }
+        guard out.count <= limit else {
+            throw ConfigFileError(path: path, reason: "file grew over the limit of \(limit) bytes while being read")
+        }
+        return out
+    }
+
+    /// Writes `data` to `url` atomically: a temporary file in the same
+    /// directory is written, flushed to disk (fsync) and renamed over the
+    /// target, then the directory is flushed. Readers see either the old file
+    /// or the new one, never a partial one. On failure the temporary file is
+    /// removed and the target is untouched.
+    public static func writeAtomically(_ data: Data, to url: URL) throws(ConfigFileError) {
+        try writeAtomically(data, to: url, crashAfter: nil)
+    }
+
+    /// Test seam: with `crashAfter` set, stops after writing that many bytes of
+    /// the temporary file and returns without cleaning up or renaming — what a
+    /// crash or power cut midway through a save leaves behind.
+    static func writeAtomically(_ data: Data, to url: URL, crashAfter: Int?) throws(ConfigFileError) {
+        let dir = url.deletingLastPathComponent().path
+        let temp = dir + "/" + temporaryName(for: url.lastPathComponent)
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw .errno(url.path, "cannot create a temporary file in \(dir)") }
+        var ok = false
+        defer {
+            if !ok && crashAfter == nil { unlink(temp) }
+        }
+        let count = min(data.count, crashAfter ?? data.count)
+        var written = 0
+        let writeError: ConfigFileError? = data.withUnsafeBytes { raw -> ConfigFileError? in
+            while written < count {
+                let n = write(fd, raw.baseAddress! + written, count - written)
+                if n < 0 {
+                    if Glibc.errno == EINTR { continue }
+                    return .errno(url.path, "cannot write")
+                }
+                written += n
+            }
+            return nil
+        }
+        if crashAfter != nil {
+            close(fd)
+            return
+        }
+        if let writeError {
+            close(fd)
+            throw writeError
+        }
+        guard fsync(fd) == 0 else {
+            let e = ConfigFileError.errno(url.path, "cannot flush to disk")
+            close(fd)
+            throw e
+        }
+        guard close(fd) == 0 else { throw .errno(url.path, "cannot close") }
+        guard rename(temp, url.path) == 0 else { throw .errno(url.path, "cannot replace") }
+        ok = true
+        let dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dfd >= 0 {
+            _ = fsync(dfd)
+            close(dfd)
+        }
+    }
+
+    /// A hidden, unique temporary name next to `name`: `.name.tmp-PID-RANDOM`.
+    static func temporaryName(for name: String) -> String {
+        ".\(name).tmp-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
+    }
+
+    /// Whether a directory entry is a temporary file of an unfinished save.
+    public static func isTemporary(_ name: String) -> Bool {
+        name.hasPrefix(".") && name.contains(".tmp-")
+    }
+}

@@ -1,0 +1,113 @@
+/// A location inside a JSON document, e.g. `routes[2].target`.
+/// Printed with keys joined by dots and indices in brackets; keys that are not
+/// plain words (letters, digits, `_`, `-`, `.`) are quoted: `["a b"]`.
+public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
+    /// One step down into a document.
+    public enum Component: Sendable, Hashable {
+        case key(String)
+        case index(Int)
+    }
+
+    /// The steps from the document's top level.
+    public var components: [Component]
+
+    public init(_ components: [Component] = []) { self.components = components }
+
+    /// The top level of a document.
+    public static let root = JSONPath()
+
+    /// Whether this is the top level.
+    public var isRoot: Bool { components.isEmpty }
+
+    /// This path extended by an object key.
+    public func appending(_ key: String) -> JSONPath { JSONPath(components + [.key(key)]) }
+    /// This path extended by an array index.
+    public func appending(_ index: Int) -> JSONPath { JSONPath(components + [.index(index)]) }
+
+    /// `routes[2].target`; `(top level)` for the root.
+    public var description: String {
+        if components.isEmpty { return "(top level)" }
+        var s = ""
+        for c in components {
+            switch c {
+            case .index(let i):
+                s += "[\(i)]"
+            case .key(let k):
+                if !k.isEmpty && k.unicodeScalars.allSatisfy(Self.isPlain) {
+                    s += s.isEmpty ? k : "." + k
+                } else {
+                    s += "[\"" + k.replacingQuotes() + "\"]"
+                }
+            }
+        }
+        return s
+    }
+
+    private static func isPlain(_ u: Unicode.Scalar) -> Bool {
+        switch u {
+        case "a"..."z", "A"..."Z", "0"..."9", "_", "-", ".", "*": true
+        default: false
+        }
+    }
+}
+
+extension String {
+    fileprivate func replacingQuotes() -> String {
+        var out = ""
+        for ch in unicodeScalars {
+            if ch == "\"" || ch == "\\" { out += "\\" }
+            out.unicodeScalars.append(ch)
+        }
+        return out
+    }
+}
+
+/// One problem found in a JSON document: where (file, line:column, JSON path)
+/// and why. Used both for syntax errors from `StrictJSON.parse` and for
+/// validation errors and warnings from `JSONDiagnostics`.
+public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file name to show, if known.
+    public var file: String?
+    /// Where in the text; `.unknown` when the text could not be read at all
+    /// (e.g. over the size limit) or the value was built in code.
+    public var position: SourcePosition
+    /// The JSON path of the value concerned (for syntax errors: the container
+    /// being read when the error was found).
+    public var path: JSONPath
+    /// What is wrong, in plain words.
+    public var reason: String
+
+    public init(file: String? = nil, position: SourcePosition, path: JSONPath, reason: String) {
+        self.file = file
+        self.position = position
+        self.path = path
+        self.reason = reason
+    }
+
+    /// The same error attributed to `file`.
+    public func inFile(_ file: String?) -> JSONError {
+        var e = self
+        e.file = file
+        return e
+    }
+
+    /// `FILE:LINE:COL: path: reason` (parts that are unknown are left out).
+    public var description: String {
+        var s = ""
+        if let file { s += file + ":" }
+        if position.isKnown { s += "\(position.line):\(position.column):" }
+        if !s.isEmpty { s += " " }
+        return s + path.description + ": " + reason
+    }
+}
+
+/// Several problems in one document (a validation reports all it finds).
+public struct JSONErrorList: Error, Sendable, Hashable, CustomStringConvertible {
+    /// At least one error, in document order.
+    public var errors: [JSONError]
+
+    public init(_ errors: [JSONError]) { self.errors = errors }
+
+    /// One error per line.
+    public var description: String { errors.map(\.description).joined(separator: "\n") }
+}

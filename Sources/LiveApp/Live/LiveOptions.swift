@@ -1,0 +1,92 @@
+import Foundation
+
+/// Options of the live window (`physarum [OPTIONS]`).
+struct LiveOptions: Sendable {
+    var source: String?
+    var noAudio = false
+    var demo = false
+    var fullscreen = false
+    var display: Int?
+    var outputDisplay: Int?
+    var preset: String?
+    var config: String?
+    var stats: String?
+    var stateFile: String?
+    var windowSize: (width: Int, height: Int)?
+    var field: (width: Int, height: Int)?
+    var agents: Int?
+    var seed: UInt64?
+    var threads: Int?
+    var noGovernor = false
+    var noSession = false
+    /// Quit by itself after this many seconds (tests, demos).
+    var quitAfter: Double?
+    /// Save the window (with panels) as PNG at `screenshotAt` seconds.
+    var screenshot: String?
+    var screenshotAt = 3.0
+
+    static let help = """
+    physarum — an audio-reactive multi-species Physarum visualiser
+
+    Usage: physarum [OPTIONS]            open the live window
+           physarum SUBCOMMAND [...]     (see below)
+
+    Window options:
+      --source NAME         capture from this PulseAudio source (default: the server's default)
+      --no-audio            no capture; modulation stays at rest
+      --demo                play the built-in demo groove instead of capturing (labelled DEMO)
+      --config FILE         audio config to start with (JSON; see docs/audio-config.md)
+      --preset NAME         start with this preset (id or name)
+      --fullscreen          start fullscreen (F11 toggles)
+      --display N           open on display N (0-based)
+      --output-display N    also open an output-only fullscreen window (no panels) on display N
+      --size WxH            window size (default 1280x720)
+      --field WxH           simulation field size (default 1280x720)
+      --agents N            override the preset's agent count
+      --seed S              simulation seed
+      --threads N           worker threads (default: one per core)
+      --stats FILE          write one JSON line per second: fps, frame times, bands, onsets, dropped audio
+      --state-file FILE     write the current preset/parameters as JSON once per second
+      --no-governor         never lower quality to keep the frame rate
+      --no-session          neither restore nor save the session
+      --quit-after SECONDS  quit by itself (for scripts)
+      --screenshot FILE     save the whole window (panels included) as PNG, then quit
+      --screenshot-at SECS  when to take it (default 3)
+
+    Keys: F11 fullscreen, Tab hide panels, F3 stats overlay, PageUp/PageDown or [ ] previous/next
+    preset, Ctrl+Z / Ctrl+Shift+Z undo/redo, Ctrl+= / Ctrl+- UI scale, M mutate, Ctrl+R randomize,
+    Ctrl+Q quit. Over a slider: arrows or wheel step by 1/100 of the range (Shift ×0.1, Alt ×10),
+    Home/End jump to the ends, Ctrl+click to type a value, double-click the label to reset.
+    """
+
+    /// Parses window options; throws a usage error for anything unknown.
+    static func parse(_ args: [String]) throws -> LiveOptions {
+        var r = ArgumentReader(args)
+        var o = LiveOptions()
+        o.source = try r.string("--source")
+        o.noAudio = r.flag("--no-audio")
+        o.demo = r.flag("--demo")
+        o.fullscreen = r.flag("--fullscreen")
+        o.display = try r.int("--display", in: 0...64)
+        o.outputDisplay = try r.int("--output-display", in: 0...64)
+        o.preset = try r.string("--preset")
+        o.config = try r.string("--config")
+        o.stats = try r.string("--stats")
+        o.stateFile = try r.string("--state-file")
+        o.windowSize = try r.size("--size")
+        o.field = try r.size("--field", max: 4096)
+        o.agents = try r.int("--agents", in: 1_000...8_000_000)
+        o.seed = try r.int("--seed", in: 0...Int.max).map(UInt64.init)
+        o.threads = try r.int("--threads", in: 1...64)
+        o.noGovernor = r.flag("--no-governor")
+        o.noSession = r.flag("--no-session")
+        o.quitAfter = try r.double("--quit-after", in: 0...1e9)
+        o.screenshot = try r.string("--screenshot")
+        o.screenshotAt = try r.double("--screenshot-at", in: 0...3600) ?? 3
+        if let p = r.positionals().first { throw UsageError("unknown subcommand '\(p)' (see `physarum --help`)") }
+        try r.finish()
+        if o.noAudio && o.demo { throw UsageError("--no-audio and --demo cannot be combined") }
+        if o.noAudio && o.source != nil { throw UsageError("--no-audio and --source cannot be combined") }
+        return o
+    }
+}

@@ -1,0 +1,333 @@
+import AudioReactive
+import Engine
+import Foundation
+import ImGuiShim
+
+/// The live window: SDL2 + OpenGL, the frame loop of DESIGN.md, ImGui panels.
+/// Runs synchronously on the process's main thread (no `await`).
+final class LiveRunner {
+    let options: LiveOptions
+    private var model: AppModel
+    private var editor = ParamEditor()
+    private var modulator = Modulator()
+    private var stats = FrameStats()
+    private var governor = Governor()
+    private var stepCredit = 0.0
+    private var running = true
+    private var session: Session
+    private let autosaver: SessionAutosaver?
+    private let startTime = ContinuousClock.now
+    private var seedCounter: UInt64
+    private var exitCode: Int32 = 0
+    /// The output-only (projector) window and its presenter.
+    private var output: (window: SDLWindow, presenter: GLPresenter)?
+
+    init(options: LiveOptions) {
+        self.options = options
+        let catalog = PresetCatalog.factory()
+        var restored: Session?
+        var notices: [String] = []
+        if let n = catalog.notice { notices.append(n) }
+        for p in catalog.problems { notices.append("Preset skipped: \(p)") }
+        if options.noSession {
+            autosaver = nil
+        } else {
+            let url = Session.defaultURL()
+            let (s, notice) = Session.load(from: url)
+            restored = s
+            if let notice { notices.append(notice) }
+            autosaver = SessionAutosaver(url: url)
+        }
+        session = restored ?? Session()
+        var start: Preset?
+        if let name = options.preset {
+            start = catalog.preset(named: name)
+            if start == nil { notices.append("There is no preset '\(name)'; starting with the first one") }
+        }
+        model = AppModel(presets: catalog.presets, start: start ?? restored?.presetID.flatMap { catalog.preset(named: $0) })
+        if start == nil, let s = restored, let p = s.params {
+            model.restoreSession(presetID: s.presetID, base: p, locks: Set(s.locks), uiScale: s.uiScale)
+        } else if let s = restored {
+            model.restoreSession(presetID: model.currentPreset?.id, base: model.base, locks: Set(s.locks), uiScale: s.uiScale)
+        }
+        if let a = options.agents { _ = model.handle(.setParam(.agents, Double(a))) }
+        if let audio = restored?.audio { audio.configure(&modulator) } else { AudioConfig.builtInDefault.configure(&modulator) }
+        seedCounter = options.seed ?? UInt64(UInt32(truncatingIfNeeded: Int(Date().timeIntervalSince1970 * 1000)))
+        editor.seed = seedCounter
+        for n in notices { _ = model.handle(.notice(n, .warning)) }
+        governor.enabled = !options.noGovernor
+    }
+
+    /// Opens the window and runs until quit. Returns the exit code.
+    func run() -> Int32 {
+        let window: SDLWindow
+        let size = options.windowSize ?? (session.windowWidth, session.windowHeight)
+        do {
+            window = try SDLWindow(title: "Physarum Live", width: size.width, height: size.height,
+                                   display: options.display ?? session.display,
+                                   fullscreen: options.fullscreen || session.fullscreen,
+                                   position: options.display == nil && options.windowSize == nil ? session.windowX.flatMap { x in session.windowY.map { (x, $0) } } : nil)
+        } catch {
+            printError("physarum: no display available (\(error)); use `physarum render` for frames without one")
+            return 1
+        }
+        let presenter: GLPresenter
+        let gui: ImGuiLayer
+        do {
+            presenter = try GLPresenter()
+            gui = try ImGuiLayer(window: window, scale: model.uiScale)
+        } catch {
+            printError("physarum: OpenGL setup failed: \(error)")
+            return 1
+        }
+        if let n = gui.fontNotice { _ = model.handle(.notice(n, .warning)) }
+        let audio = AudioLink(options: options)
+        let statsWriter: LineWriter?
+        do {
+            statsWriter = try options.stats.map { try LineWriter(path: $0) }
+        } catch {
+            printError("physarum: --stats: \(error)")
+            return 1
+        }
+        let threads = options.threads ?? Simulation.defaultThreads
+        let field = options.field ?? (1280, 720)
+        let sim = Simulation(width: field.width, height: field.height, params: model.base,
+                             seed: options.seed ?? seedCounter, threads: threads)
+        var renderer: Renderer?
+        var image = RGBAImage(width: 16, height: 16)
+        let clock = ContinuousClock()
+        var lastStatsSecond = 0
+        var lastStateSecond = -1
+        var frameIndex = 0
+        for n in model.notices.items { printError("physarum: \(n.text)") }
+        if let d = options.outputDisplay { apply(.outputWindow(d), sim: sim, renderer: renderer, window: window, gui: gui) }
+
+        while running {
+            let t0 = clock.now
+            let input = SDLEvents.poll(feedImGui: true)
+            if input.quit || input.closedWindows.contains(window.windowID) { running = false }
+            if let o = output, input.closedWindows.contains(o.window.windowID) {
+                apply(.outputWindow(nil), sim: sim, renderer: renderer, window: window, gui: gui)
+            }
+            for a in ShortcutRouter.actions(for: input.keys) { apply(a, sim: sim, renderer: renderer, window: window, gui: gui) }
+
+            // Audio → modulation → simulation.
+            let features = audio.frameFeatures()
+            for n in audio.takeNotices() { apply(.notice(n, .warning), sim: sim, renderer: renderer, window: window, gui: gui) }
+            let effective = governor.adjust(modulator.process(base: model.base, features: features))
+            stepCredit += effective[.simSpeed]
+            let steps = Int(stepCredit)
+            stepCredit -= Double(steps)
+            sim.step(effective, count: steps)
+            let t1 = clock.now
+
+            // Render at the drawable's size (capped so huge screens stay fluid; GL scales up).
+            let drawable = window.drawableSize
+            let out = Self.renderSize(drawable: drawable, scale: governor.resolutionFactor)
+            if renderer == nil || renderer!.width != out.width || renderer!.height != out.height {
+                renderer = Renderer(width: out.width, height: out.height, threads: threads)
+            }
+            renderer!.render(sim: sim, params: effective, into: &image)
+            let t2 = clock.now
+
+            window.makeCurrent()
+            image.pixels.withUnsafeBytes { presenter.upload(pixels: $0.baseAddress!, width: image.width, height: image.height) }
+            presenter.draw(viewport: (0, 0, drawable.width, drawable.height), drawable: drawable)
+            let t3 = clock.now
+
+            gui.beginFrame()
+            let display = (Float(window.size.width), Float(window.size.height))
+            var uiActions: [AppAction] = []
+            if model.uiVisible {
+                MenuBar.draw(model: model, displayCount: SDLWindow.displayCount) { uiActions.append($0) }
+                editor.draw(model: model) { uiActions.append($0) }
+                StatusPanels.notices(model.notices, displayWidth: display.0) { uiActions.append($0) }
+            }
+            if model.overlayVisible {
+                StatusPanels.overlay(stats: stats, lines: [
+                    "\(sim.agentCount) agents, field \(sim.width)x\(sim.height), output \(image.width)x\(image.height), \(window.vsync.rawValue)",
+                    audio.status.label,
+                    "governor: " + (governor.enabled ? governor.summary : "off"),
+                ], displayHeight: display.1)
+            }
+            if audio.status == .demo { StatusPanels.demoLabel(displayWidth: display.0) }
+            gui.endFrame()
+            if let path = options.screenshot, (clock.now - startTime).seconds >= options.screenshotAt {
+                do {
+                    try PNGCodec.write(presenter.readBack(width: drawable.width, height: drawable.height), to: path)
+                } catch {
+                    printError("physarum: --screenshot: \(error)")
+                    exitCode = 1
+                }
+                running = false
+            }
+            for a in uiActions { apply(a, sim: sim, renderer: renderer, window: window, gui: gui) }
+            let t4 = clock.now
+            window.swap()
+            if let o = output {
+                // Same frame, no UI; this window's swap paces the loop.
+                o.window.makeCurrent()
+                let size = o.window.drawableSize
+                image.pixels.withUnsafeBytes { o.presenter.upload(pixels: $0.baseAddress!, width: image.width, height: image.height) }
+                o.presenter.draw(viewport: (0, 0, size.width, size.height), drawable: size)
+                o.window.swap()
+                window.makeCurrent()
+            }
+            let t5 = clock.now
+
+            var timing = FrameStats.FrameTiming()
+            timing.sim = (t1 - t0).seconds * 1000
+            timing.render = (t2 - t1).seconds * 1000
+            timing.present = ((t3 - t2) + (t5 - t4)).seconds * 1000
+            timing.ui = (t4 - t3).seconds * 1000
+            timing.total = (t5 - t0).seconds * 1000
+            stats.add(timing)
+            frameIndex += 1
+            let swapMs = (t5 - t4).seconds * 1000
+            governor.update(frameMs: timing.total, workMs: timing.total - swapMs, now: (t5 - startTime).seconds)
+
+            let elapsed = (clock.now - startTime).seconds
+            let second = Int(elapsed)
+            if second > lastStatsSecond {
+                lastStatsSecond = second
+                statsWriter?.append(statsLine(elapsed: elapsed, frames: frameIndex, audio: audio, features: features))
+            }
+            if let path = options.stateFile, second != lastStateSecond {
+                lastStateSecond = second
+                writeState(path)
+            }
+            if let err = autosaver?.takeError() { apply(.notice(err, .error), sim: sim, renderer: renderer, window: window, gui: gui) }
+            autosaver?.offer(currentSession(window), now: elapsed)
+            if let q = options.quitAfter, elapsed >= q { running = false }
+            if window.vsync == .timer {
+                let budget = 1.0 / 60 - (clock.now - t0).seconds
+                if budget > 0.001 { Thread.sleep(forTimeInterval: budget) }
+            }
+        }
+        autosaver?.saveNow(currentSession(window))
+        statsWriter?.flush()
+        if let path = options.stateFile { writeState(path) }
+        return exitCode
+    }
+
+    /// Render size for a drawable: at most 1920×1080 pixels' worth, same aspect.
+    static func renderSize(drawable: (width: Int, height: Int), scale: Double = 1) -> (width: Int, height: Int) {
+        let w = max(16, drawable.width), h = max(16, drawable.height)
+        let limit = 1920.0 * 1080.0
+        let s = min(1, (limit / Double(w * h)).squareRoot()) * scale
+        return (max(16, Int(Double(w) * s)), max(16, Int(Double(h) * s)))
+    }
+
+    private func apply(_ action: AppAction, sim: Simulation, renderer: Renderer?, window: SDLWindow, gui: ImGuiLayer) {
+        var a = action
+        switch a {
+        case .randomize(seed: 0):
+            seedCounter &+= 1
+            a = .randomize(seed: seedCounter)
+        case .mutate(let amount, seed: 0):
+            seedCounter &+= 1
+            a = .mutate(amount: amount, seed: seedCounter)
+        default:
+            break
+        }
+        for effect in model.handle(a) {
+            switch effect {
+            case .reseed:
+                seedCounter &+= 1
+                sim.reset(seed: seedCounter, params: model.base)
+                renderer?.resetHistory()
+                modulator.reset()
+            case .sessionChanged:
+                break
+            case .setFullscreen(let on):
+                window.setFullscreen(on)
+            case .setOutputWindow(let d):
+                setOutput(display: d, editor: window)
+            case .applyUIScale(let s):
+                gui.setScale(s)
+            case .logNotice(let text):
+                printError("physarum: \(text)")
+            case .quit:
+                running = false
+            }
+        }
+    }
+
+    private func setOutput(display: Int?, editor: SDLWindow) {
+        output = nil
+        editor.makeCurrent()
+        guard let d = display else {
+            editor.setSwapInterval(editor.vsync == .timer ? 0 : (editor.vsync == .adaptive ? -1 : 1))
+            return
+        }
+        if d >= SDLWindow.displayCount {
+            _ = model.handle(.notice("Display \(d + 1) is not connected; the projector window opens on display 1", .warning))
+            printError("physarum: display \(d + 1) is not connected; the projector window opens on display 1")
+        }
+        do {
+            let w = try SDLWindow(title: "Physarum Live — output", width: 1280, height: 720,
+                                  display: min(d, SDLWindow.displayCount - 1), fullscreen: true)
+            let p = try GLPresenter()
+            output = (w, p)
+            // Only the projector waits for vsync; the editor must not halve the rate.
+            editor.setSwapInterval(0)
+            editor.makeCurrent()
+        } catch {
+            editor.makeCurrent()
+            _ = model.handle(.notice("The projector window could not open: \(error)", .error))
+            printError("physarum: the projector window could not open: \(error)")
+        }
+    }
+
+    private func currentSession(_ window: SDLWindow) -> Session {
+        var s = session
+        if !window.isFullscreen {
+            let p = window.position, z = window.size
+            s.windowX = p.x; s.windowY = p.y; s.windowWidth = z.width; s.windowHeight = z.height
+        }
+        s.display = window.displayIndex
+        s.fullscreen = window.isFullscreen
+        s.uiScale = model.uiScale
+        s.presetID = model.currentPreset?.id
+        s.params = model.base
+        s.locks = model.locks.sorted()
+        return s
+    }
+
+    private func statsLine(elapsed: Double, frames: Int, audio: AudioLink, features: AudioFeatures) -> String {
+        let m = stats.meanSplit
+        let bands: [(String, JSONValue)] = AudioSourceID.allCases.map { ($0.rawValue, rounded(Double(features[$0].level), 4)) }
+        return JSONValue.object([
+            ("t", rounded(elapsed, 3)), ("frames", .int(frames)), ("fps", rounded(stats.fps, 2)),
+            ("frameMs", .object([("p50", rounded(stats.percentile(50), 3)), ("p99", rounded(stats.percentile(99), 3))])),
+            ("split", .object([("sim", rounded(m.sim, 3)), ("render", rounded(m.render, 3)),
+                               ("present", rounded(m.present, 3)), ("ui", rounded(m.ui, 3))])),
+            ("bands", .object(bands)), ("onsets", .int(audio.onsetsSeen)), ("droppedAudio", .int(audio.droppedSamples)),
+            ("audio", .string(audio.status.label)), ("preset", model.currentPreset.map { .string($0.id) } ?? .null),
+            ("uiVisible", .bool(model.uiVisible)),
+            ("agents", .int(Int(governor.adjust(model.base)[.agents]))),
+            ("governor", .object([("enabled", .bool(governor.enabled)), ("agentFactor", .double(governor.agentFactor)),
+                                  ("resolutionFactor", .double(governor.resolutionFactor)),
+                                  ("effectLevel", .int(governor.effectLevel)), ("summary", .string(governor.summary))])),
+        ]).text
+    }
+
+    private func writeState(_ path: String) {
+        let text = JSONValue.object([
+            ("preset", model.currentPreset.map { .string($0.id) } ?? .null),
+            ("edited", .bool(model.isEdited)),
+            ("playlist", .bool(model.playlistOn)),
+            ("params", .raw(JSONWriter.compact(model.base.jsonNode))),
+        ]).text
+        StateFileWriter.shared.write(text, to: path)
+    }
+}
+
+/// Rewrites small state files atomically off the frame path.
+final class StateFileWriter: @unchecked Sendable {
+    static let shared = StateFileWriter()
+    private let queue = DispatchQueue(label: "physarum.state")
+    func write(_ text: String, to path: String) {
+        queue.async { try? ConfigFileIO.writeAtomically(Data(text.utf8), to: URL(fileURLWithPath: path)) }
+    }
+}

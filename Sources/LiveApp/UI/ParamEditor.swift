@@ -1,0 +1,248 @@
+import Engine
+import ImGuiShim
+
+/// The parameter editor: every registry parameter by section, with help
+/// markers, locks and precise editing (hover-based nudges, typed entry,
+/// double-click reset), plus the look tools (presets, randomize, mutate,
+/// morph, undo/redo, reset).
+///
+/// Main thread only (ImGui). It reads the model and emits actions; it never
+/// changes the model itself.
+struct ParamEditor {
+    /// Screen rectangles of the last frame's items, keyed "label:<id>",
+    /// "slider:<id>", "lock:<id>", "help:<id>" (tests aim the mouse with them).
+    private(set) var rects: [String: UI.Rect] = [:]
+    var mutateAmount = 0.15
+    var morphTarget: String?
+    var morphT = 0.0
+    /// Seeds for randomize/mutate; the shell seeds it from the clock once.
+    var seed: UInt64 = 1
+    /// Width of the label column and of sliders, in pixels (scaled by the shell).
+    var labelWidth: Float = 130
+    var sliderWidth: Float = 190
+    /// The window's vertical scroll at the end of the last frame.
+    private(set) var scrollY: Float = 0
+
+    /// The nudge for one arrow press / wheel notch: range/100, Shift ×0.1, Alt ×10
+    /// (integers move at least 1).
+    static func step(_ spec: ParamSpec, shift: Bool, alt: Bool) -> Double {
+        var s = spec.span / 100
+        if shift { s *= 0.1 }
+        if alt { s *= 10 }
+        return spec.integer ? max(1, s.rounded()) : s
+    }
+
+    /// Draws the editor window.
+    mutating func draw(model: AppModel, dispatch: (AppAction) -> Void) {
+        ig_set_next_window_pos(12, 12, UI.Cond.firstUseEver, 0, 0)
+        ig_set_next_window_size(labelWidth + sliderWidth + 150, 640, UI.Cond.firstUseEver)
+        defer { ig_end() }
+        guard "Parameters".withCString({ ig_begin($0, nil, 0) }) else { return }
+        defer { scrollY = ig_get_scroll_y() }
+        toolbar(model, dispatch)
+        for section in [ParamSection.global, .species, .matrix, .pheromone, .dynamics, .effects] {
+            guard UI.collapsingHeader(section.title, open: section != .matrix) else { continue }
+            if section == .species {
+                speciesTabs(model, dispatch)
+                continue
+            }
+            for (i, spec) in ParamRegistry.scalars.enumerated() where spec.section == section {
+                scalarRow(spec, keys: [ParamKey(index: i)], model: model, dispatch)
+            }
+            if section == .pheromone { spawnAndRender(model, dispatch) }
+        }
+    }
+
+    private mutating func toolbar(_ model: AppModel, _ dispatch: (AppAction) -> Void) {
+        let name = model.currentPreset?.name ?? "(no preset)"
+        ig_set_next_item_width(labelWidth + sliderWidth - 60)
+        if UI.beginCombo("##preset", preview: name + (model.isEdited ? " *" : "")) {
+            for p in model.presets where UI.selectable(p.name, selected: p.id == model.currentPreset?.id) {
+                dispatch(.jumpTo(p.id))
+            }
+            ig_end_combo()
+        }
+        UI.sameLine()
+        if UI.smallButton("<") { dispatch(.previous) }
+        UI.sameLine()
+        if UI.smallButton(">") { dispatch(.next) }
+        if UI.button("Randomize") { seed &+= 1; dispatch(.randomize(seed: seed)) }
+        UI.sameLine()
+        if UI.button("Mutate") { seed &+= 1; dispatch(.mutate(amount: mutateAmount, seed: seed)) }
+        UI.sameLine()
+        ig_set_next_item_width(80)
+        var m = mutateAmount
+        if "##mutateAmount".withCString({ ig_slider_double($0, &m, 0.01, 0.5, "%.2f", UI.SliderFlags.alwaysClamp) }) { mutateAmount = m }
+        if ig_is_item_hovered(0) { UI.tooltip("How far Mutate moves each unlocked parameter (fraction of its range)") }
+        UI.sameLine()
+        if UI.button("Undo") { dispatch(.undo) }
+        UI.sameLine()
+        if UI.button("Redo") { dispatch(.redo) }
+        UI.sameLine()
+        if UI.button("Reset all") { dispatch(.resetAll) }
+        if ig_is_item_hovered(0) { UI.tooltip("Every parameter back to the loaded preset's values") }
+        // Morph toward a preset.
+        let targetName = morphTarget.flatMap { id in model.presets.first { $0.id == id }?.name } ?? "Morph to…"
+        ig_set_next_item_width(labelWidth)
+        if UI.beginCombo("##morphTarget", preview: targetName) {
+            for p in model.presets where UI.selectable(p.name, selected: p.id == morphTarget) {
+                morphTarget = p.id
+                morphT = 0
+            }
+            ig_end_combo()
+        }
+        UI.sameLine()
+        ig_set_next_item_width(sliderWidth - 20)
+        var t = morphT
+        if "Morph##t".withCString({ ig_slider_double($0, &t, 0, 1, "%.2f", UI.SliderFlags.alwaysClamp) }), let id = morphTarget {
+            morphT = t
+            dispatch(.morph(presetID: id, t: t))
+        }
+        if ig_is_item_hovered(0) { UI.tooltip("Blend the current look toward the chosen preset (locked parameters stay)") }
+        UI.separator()
+    }
+
+    private mutating func speciesTabs(_ model: AppModel, _ dispatch: (AppAction) -> Void) {
+        guard "species".withCString({ ig_begin_tab_bar($0, 0) }) else { return }
+        defer { ig_end_tab_bar() }
+        for tab in -1..<ParamKey.speciesCount {
+            guard UI.beginTabItem(tab < 0 ? "All" : "\(tab + 1)") else { continue }
+            UI.pushID("tab\(tab)")
+            for f in SpeciesField.allCases {
+                let keys = tab < 0 ? (0..<ParamKey.speciesCount).map { ParamKey.species($0, f) } : [ParamKey.species(tab, f)]
+                scalarRow(keys[0].spec, keys: keys, model: model, dispatch)
+            }
+            if tab >= 0 { colorRow("species.\(tab).color", "Colour", model.base.color(species: tab), model) { dispatch(.setSpeciesColor(tab, $0)) } }
+            UI.popID()
+            ig_end_tab_item()
+        }
+    }
+
+    private mutating func spawnAndRender(_ model: AppModel, _ dispatch: (AppAction) -> Void) {
+        let others = Dictionary(uniqueKeysWithValues: ParamRegistry.others.map { ($0.id, $0) })
+        choiceRow(others["spawn.pattern"]!, current: model.base.spawnPattern.rawValue) {
+            if let p = SpawnPattern(rawValue: $0) { dispatch(.setSpawnPattern(p)) }
+        }
+        choiceRow(others["render.blendMode"]!, current: model.base.blendMode.rawValue) {
+            if let m = BlendMode(rawValue: $0) { dispatch(.setBlendMode(m)) }
+        }
+        colorRow("render.background", "Background", model.base.background, model) { dispatch(.setBackground($0)) }
+    }
+
+    /// One scalar: label (double-click resets), slider, help marker, lock.
+    /// `keys` are edited together (the All tab); the first one is displayed.
+    private mutating func scalarRow(_ spec: ParamSpec, keys: [ParamKey], model: AppModel, _ dispatch: (AppAction) -> Void) {
+        let id = keys.count > 1 ? "species.*.\(spec.id.split(separator: ".").last!)" : spec.id
+        let value = model.base[keys[0]]
+        let mixed = keys.contains { model.base[$0] != value }
+        func set(_ v: Double) {
+            dispatch(keys.count == 1 ? .setParam(keys[0], v) : .setParams(keys, v))
+        }
+        UI.pushID(id)
+        defer { UI.popID() }
+        UI.text(spec.label + (mixed ? " ≠" : ""))
+        rects["label:" + id] = UI.lastItemRect
+        if ig_is_item_hovered(0) {
+            if ig_is_mouse_double_clicked(0) {
+                if keys.count == 1 { dispatch(.resetParam(keys[0])) } else {
+                    // Each species back to its own preset value, as one undo step.
+                    dispatch(.beginEdit)
+                    for k in keys { dispatch(.resetParam(k)) }
+                    dispatch(.endEdit)
+                }
+            } else {
+                UI.tooltip("Double-click to reset to the preset's value")
+            }
+        }
+        UI.sameLine(labelWidth)
+        ig_set_next_item_width(sliderWidth)
+        var changed = false
+        var newValue = value
+        if spec.integer {
+            var iv = Int32(value)
+            changed = "##v".withCString { ig_slider_int($0, &iv, Int32(spec.min), Int32(spec.max), "%d", UI.SliderFlags.alwaysClamp | (spec.scale == .log ? UI.SliderFlags.logarithmic : 0)) }
+            newValue = Double(iv)
+        } else {
+            var dv = value
+            let fmt = spec.span >= 100 ? "%.1f" : (spec.span >= 10 ? "%.2f" : "%.3f")
+            let flags = UI.SliderFlags.alwaysClamp | UI.SliderFlags.noRoundToFormat | (spec.scale == .log ? UI.SliderFlags.logarithmic : 0)
+            changed = "##v".withCString { v in (fmt + (spec.unit.isEmpty ? "" : " " + spec.unit.replacingOccurrences(of: "%", with: "%%"))).withCString { ig_slider_double(v, &dv, spec.min, spec.max, $0, flags) } }
+            newValue = dv
+        }
+        rects["slider:" + id] = UI.lastItemRect
+        if ig_is_item_activated() { dispatch(.beginEdit) }
+        if changed, newValue != value { set(newValue) }
+        if ig_is_item_deactivated() { dispatch(.endEdit) }
+        let hovered = ig_is_item_hovered(0)
+        if hovered { ig_set_item_using_mouse_wheel() }
+        if (hovered || ig_is_item_focused()) && !ig_io_want_text_input() {
+            nudge(spec, value: value, hovered: hovered, set: set)
+        }
+        // Help marker: tooltip on hover, popover on click.
+        UI.sameLine()
+        UI.textDisabled("(?)")
+        rects["help:" + id] = UI.lastItemRect
+        if ig_is_item_hovered(0) { UI.helpTooltip(spec.help) }
+        if ig_is_item_clicked(0) { UI.openPopup("help") }
+        if UI.beginPopup("help") {
+            UI.text(spec.label)
+            UI.separator()
+            UI.text(UI.wrap(spec.help, width: 60))
+            ig_end_popup()
+        }
+        // Lock.
+        UI.sameLine()
+        var locked = model.locks.contains(id) || keys.allSatisfy { model.locks.contains($0.id) }
+        if "##lock".withCString({ ig_checkbox($0, &locked) }) {
+            for k in (keys.count > 1 ? keys : [keys[0]]) where model.locks.contains(k.id) != locked { dispatch(.toggleLock(k.id)) }
+        }
+        rects["lock:" + id] = UI.lastItemRect
+        if ig_is_item_hovered(0) { UI.tooltip("Lock: Randomize, Mutate and Morph leave it alone") }
+    }
+
+    /// Arrow keys (while hovered or focused) and the wheel (while hovered).
+    private func nudge(_ spec: ParamSpec, value: Double, hovered: Bool, set: (Double) -> Void) {
+        let shift = ig_io_key_shift(), alt = ig_io_key_alt()
+        if ig_is_key_pressed(ScanCode.home, false) { set(spec.min); return }
+        if ig_is_key_pressed(ScanCode.end, false) { set(spec.max); return }
+        var notches = 0.0
+        if ig_is_key_pressed(ScanCode.right, true) || ig_is_key_pressed(ScanCode.up, true) { notches += 1 }
+        if ig_is_key_pressed(ScanCode.left, true) || ig_is_key_pressed(ScanCode.down, true) { notches -= 1 }
+        if hovered { notches += Double(ig_io_mouse_wheel()) }
+        guard notches != 0 else { return }
+        let v = spec.clamp(value + notches * Self.step(spec, shift: shift, alt: alt))
+        if v != value { set(v) }
+    }
+
+    private mutating func choiceRow(_ spec: OtherParamSpec, current: String, _ pick: (String) -> Void) {
+        UI.pushID(spec.id)
+        defer { UI.popID() }
+        UI.text(spec.label)
+        UI.sameLine(labelWidth)
+        ig_set_next_item_width(sliderWidth)
+        if UI.beginCombo("##c", preview: current) {
+            for c in spec.choices where UI.selectable(c, selected: c == current) { pick(c) }
+            ig_end_combo()
+        }
+        rects["choice:" + spec.id] = UI.lastItemRect
+        UI.sameLine()
+        UI.textDisabled("(?)")
+        if ig_is_item_hovered(0) { UI.helpTooltip(spec.help) }
+    }
+
+    private mutating func colorRow(_ id: String, _ label: String, _ c: RGBColor, _ model: AppModel, _ set: (RGBColor) -> Void) {
+        UI.pushID(id)
+        defer { UI.popID() }
+        UI.text(label)
+        UI.sameLine(labelWidth)
+        var rgb: [Float] = [Float(c.r) / 255, Float(c.g) / 255, Float(c.b) / 255]
+        ig_set_next_item_width(sliderWidth)
+        let changed = "##col".withCString { ig_color_edit3($0, &rgb, 0) }
+        rects["color:" + id] = UI.lastItemRect
+        if changed {
+            func b(_ v: Float) -> UInt8 { UInt8(min(max(v, 0), 1) * 255 + 0.5) }
+            let n = RGBColor(r: b(rgb[0]), g: b(rgb[1]), b: b(rgb[2]))
+            if n != c { set(n) }
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import ImGuiShim
+
+/// Small always-available panels: notices, the stats overlay, the DEMO label.
+/// Main thread only.
+enum StatusPanels {
+    /// Dismissable notices, top right.
+    static func notices(_ board: NoticeBoard, displayWidth: Float, dispatch: (AppAction) -> Void) {
+        guard !board.items.isEmpty else { return }
+        ig_set_next_window_pos(displayWidth - 12, 12, UI.Cond.always, 1, 0)
+        ig_set_next_window_bg_alpha(0.85)
+        let flags = UI.WindowFlags.noDecoration | UI.WindowFlags.alwaysAutoResize | UI.WindowFlags.noSavedSettings
+            | UI.WindowFlags.noFocusOnAppearing | UI.WindowFlags.noMove
+        if "##notices".withCString({ ig_begin($0, nil, flags) }) {
+            for n in board.items {
+                UI.pushID("n\(n.id)")
+                switch n.level {
+                case .info: UI.textColored(UI.wrap(n.text, width: 70), 0.8, 0.9, 1)
+                case .warning: UI.textColored(UI.wrap(n.text, width: 70), 1, 0.8, 0.3)
+                case .error: UI.textColored(UI.wrap(n.text, width: 70), 1, 0.45, 0.4)
+                }
+                UI.sameLine()
+                if UI.smallButton("×") { dispatch(.dismissNotice(n.id)) }
+                UI.popID()
+            }
+        }
+        ig_end()
+    }
+
+    /// Frame rate, frame-time percentiles and the split, bottom left.
+    static func overlay(stats: FrameStats, lines extra: [String], displayHeight: Float) {
+        ig_set_next_window_pos(12, displayHeight - 12, UI.Cond.always, 0, 1)
+        ig_set_next_window_bg_alpha(0.7)
+        if "##overlay".withCString({ ig_begin($0, nil, UI.WindowFlags.overlay | UI.WindowFlags.noInputs) }) {
+            let m = stats.meanSplit
+            UI.text(String(format: "%.1f fps   frame p50 %.2f ms  p99 %.2f ms", stats.fps, stats.percentile(50), stats.percentile(99)))
+            UI.text(String(format: "sim %.2f  render %.2f  present %.2f  ui %.2f ms", m.sim, m.render, m.present, m.ui))
+            for l in extra { UI.text(l) }
+        }
+        ig_end()
+    }
+
+    /// The DEMO label (the demo groove is playing, not real audio), top centre.
+    static func demoLabel(displayWidth: Float) {
+        ig_set_next_window_pos(displayWidth / 2, 8, UI.Cond.always, 0.5, 0)
+        ig_set_next_window_bg_alpha(0.6)
+        if "##demo".withCString({ ig_begin($0, nil, UI.WindowFlags.overlay | UI.WindowFlags.noInputs) }) {
+            UI.textColored("DEMO", 1, 0.75, 0.2)
+        }
+        ig_end()
+    }
+}

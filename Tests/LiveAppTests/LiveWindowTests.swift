@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+
+/// The real `physarum` window under Xvfb (software GL).
+@Suite(.serialized) struct LiveWindowTests {
+    @Test func noDisplayPrintsOneLineAndExits1() throws {
+        let app = try AppProcess(["--no-session", "--no-audio"],
+                                 environment: ["DISPLAY": nil, "WAYLAND_DISPLAY": nil, "SDL_VIDEODRIVER": nil])
+        let status = try #require(app.wait(seconds: 20), "it must exit by itself")
+        #expect(status == 1)
+        let lines = app.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "stderr: \(app.stderr)")
+        #expect(lines.first?.contains("no display") == true)
+        #expect(app.stdout.isEmpty)
+    }
+
+    @Test func badOptionIsAUsageError() throws {
+        let app = try AppProcess(["--fullscreen", "--display", "banana"])
+        #expect(app.wait(seconds: 20) == 2)
+        #expect(app.stderr.contains("--display"))
+    }
+
+    /// Values of the state file's params object.
+    static func stateParams(_ url: URL) -> [String: Any]? {
+        guard let d = try? Data(contentsOf: url),
+              let o = try? JSONSerialization.jsonObject(with: d) as? [String: Any] else { return nil }
+        return o["params"] as? [String: Any]
+    }
+
+    static func xdotool(_ args: [String], display: String) throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/xdotool")
+        p.arguments = args
+        p.environment = ["DISPLAY": display]
+        try p.run()
+        p.waitUntilExit()
+    }
+
+    @Test func editsSurviveKill9() throws {
+        let display = try #require(TestDisplay.display, "Xvfb is needed (scripts/test installs it)")
+        let home = makeTempDir("session")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let state = home.appendingPathComponent("state.json")
+        let env: [String: String?] = ["DISPLAY": display, "XDG_STATE_HOME": home.path, "XDG_CONFIG_HOME": home.path,
+                                      "XDG_DATA_HOME": home.path]
+        let args = ["--no-audio", "--agents", "20000", "--state-file", state.path, "--size", "1200x700"]
+        let first = try AppProcess(args, environment: env)
+        #expect(poll(seconds: 60) { Self.stateParams(state) != nil }, "the app writes its state: \(first.stderr)")
+        let before = try #require(Self.stateParams(state))
+        // A real key press in the window: M mutates the look.
+        try Self.xdotool(["mousemove", "1100", "600"], display: display)
+        var edited: [String: Any]?
+        #expect(poll(seconds: 30) {
+            try? Self.xdotool(["key", "m"], display: display)
+            edited = Self.stateParams(state)
+            return edited.map { !NSDictionary(dictionary: $0).isEqual(to: before) } ?? false
+        }, "pressing M changed the parameters")
+        let editedParams = try #require(edited)
+        let sessionFile = home.appendingPathComponent("physarum/session.json")
+        #expect(poll(seconds: 10) {
+            guard let d = try? Data(contentsOf: sessionFile),
+                  let o = try? JSONSerialization.jsonObject(with: d) as? [String: Any],
+                  let p = o["params"] as? [String: Any] else { return false }
+            return NSDictionary(dictionary: p).isEqual(to: Self.stateParams(state) ?? [:])
+        }, "the session autosaves the edit")
+        let latest = try #require(Self.stateParams(state))
+        first.signal(SIGKILL)
+        first.wait(seconds: 10)
+        try? FileManager.default.removeItem(at: state)
+
+        let second = try AppProcess(args, environment: env)
+        defer { second.stop() }
+        #expect(poll(seconds: 60) { Self.stateParams(state) != nil })
+        let restored = try #require(Self.stateParams(state))
+        #expect(NSDictionary(dictionary: restored).isEqual(to: latest), "the restarted app shows the edit")
+        #expect(!NSDictionary(dictionary: restored).isEqual(to: before))
+        _ = editedParams
+        second.signal(SIGTERM)
+        #expect(second.wait(seconds: 30) == 0, "SIGTERM is a quit: exit 0")
+    }
+
+    /// Pixels close to ImGui's active title-bar blue (the editor panel's title) in a region.
+    static func panelPixels(_ shot: ScreenShot) -> Int {
+        var n = 0
+        for y in 12..<44 {
+            for x in 12..<440 {
+                let i = (y * shot.width + x) * 3
+                if abs(Int(shot.rgb[i]) - 41) < 10 && abs(Int(shot.rgb[i + 1]) - 74) < 10 && abs(Int(shot.rgb[i + 2]) - 122) < 10 { n += 1 }
+            }
+        }
+        return n
+    }
+
+    /// SDL sees one display under Xvfb (Xinerama heads and RandR monitors are
+    /// not reported as displays), so the projector window is tested alone: on
+    /// the same display it covers the editor, and nothing of the panels shows.
+    @Test func projectorWindowShowsNoPanels() throws {
+        let display = try #require(TestDisplay.display, "Xvfb is needed (scripts/test installs it)")
+        let home = makeTempDir("output")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let env: [String: String?] = ["DISPLAY": display, "XDG_STATE_HOME": home.path]
+        let stats = home.appendingPathComponent("stats.jsonl")
+        func run(_ extra: [String]) throws -> ScreenShot {
+            try? FileManager.default.removeItem(at: stats)
+            let app = try AppProcess(["--no-session", "--no-audio", "--agents", "20000", "--size", "1280x720",
+                                      "--stats", stats.path] + extra, environment: env)
+            defer { app.stop() }
+            // Two stats lines: the loop has been presenting for over a second.
+            #expect(poll(seconds: 60) { ((try? String(contentsOf: stats, encoding: .utf8)) ?? "").split(separator: "\n").count >= 2 },
+                    "the app runs: \(app.stderr)")
+            let shot = try ScreenShot.take(display: display)
+            app.signal(SIGTERM)
+            #expect(app.wait(seconds: 30) == 0)
+            return shot
+        }
+        let editorOnly = try run([])
+        let withOutput = try run(["--output-display", "0"])
+        #expect(Self.panelPixels(editorOnly) > 1000, "the editor shows its panel title bar")
+        #expect(Self.panelPixels(withOutput) < 20, "the projector window shows the picture only")
+        #expect(withOutput.fractionDiffering(from: ScreenShot(width: withOutput.width, height: withOutput.height,
+                                                               rgb: [UInt8](repeating: 0, count: withOutput.rgb.count)),
+                                             x0: 0, y0: 0, x1: withOutput.width, y1: withOutput.height) > 0.3,
+                "the projector window shows the simulation")
+    }
+}

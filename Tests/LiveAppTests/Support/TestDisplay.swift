@@ -1,0 +1,100 @@
+import Foundation
+
+/// The virtual X display for window tests: the one scripts/test started
+/// (PHYSARUM_TEST_DISPLAY), else a private Xvfb started on first use and
+/// stopped at exit.
+enum TestDisplay {
+    nonisolated(unsafe) private static var started: (display: String, process: Process)?
+    private static let lock = NSLock()
+
+    /// The DISPLAY value to use, or nil when no Xvfb is available.
+    static var display: String? {
+        if let d = ProcessInfo.processInfo.environment["PHYSARUM_TEST_DISPLAY"], !d.isEmpty { return d }
+        lock.lock(); defer { lock.unlock() }
+        if let s = started { return s.display }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb") else { return nil }
+        for n in 140..<180 where !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)")
+            && !FileManager.default.fileExists(atPath: "/tmp/.X\(n)-lock") {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
+            p.arguments = [":\(n)", "-screen", "0", "1280x720x24", "-nolisten", "tcp"]
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            guard (try? p.run()) != nil else { continue }
+            if poll(seconds: 10, { FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)") }) {
+                started = (":\(n)", p)
+                atexit { TestDisplay.stopStarted() }
+                return ":\(n)"
+            }
+            p.terminate()
+        }
+        return nil
+    }
+
+    private static func stopStarted() {
+        started?.process.terminate()
+    }
+}
+
+/// A screenshot of the whole X screen via `xwd -root` (x11-apps), decoded.
+struct ScreenShot {
+    let width: Int
+    let height: Int
+    /// RGB bytes, row-major.
+    let rgb: [UInt8]
+
+    static func take(display: String) throws -> ScreenShot {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/xwd")
+        p.arguments = ["-root", "-silent", "-display", display]
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        try p.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return try decodeXWD(data)
+    }
+
+    /// Decodes a ZPixmap XWD (24/32 bits per pixel, as Xvfb writes).
+    static func decodeXWD(_ d: Data) throws -> ScreenShot {
+        let b = [UInt8](d)
+        func u32(_ i: Int) -> Int { Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3]) }
+        guard b.count > 100 else { throw XWDError("short xwd") }
+        let headerSize = u32(0), width = u32(16), height = u32(20)
+        let byteOrder = u32(28), bitsPerPixel = u32(44), bytesPerLine = u32(48), ncolors = u32(76)
+        guard bitsPerPixel == 32 || bitsPerPixel == 24 else { throw XWDError("unsupported xwd depth \(bitsPerPixel)") }
+        let start = headerSize + ncolors * 12
+        var rgb = [UInt8](repeating: 0, count: width * height * 3)
+        let bpp = bitsPerPixel / 8
+        for y in 0..<height {
+            for x in 0..<width {
+                let o = start + y * bytesPerLine + x * bpp
+                guard o + 2 < b.count else { throw XWDError("truncated xwd") }
+                // LSBFirst (0): bytes B, G, R, (pad).
+                let (r, g, bl) = byteOrder == 0 ? (b[o + 2], b[o + 1], b[o]) : (b[o + bpp - 3], b[o + bpp - 2], b[o + bpp - 1])
+                let i = (y * width + x) * 3
+                rgb[i] = r; rgb[i + 1] = g; rgb[i + 2] = bl
+            }
+        }
+        return ScreenShot(width: width, height: height, rgb: rgb)
+    }
+
+    /// Fraction of pixels in the rectangle that differ (any channel by > 8) from `other`.
+    func fractionDiffering(from other: ScreenShot, x0: Int, y0: Int, x1: Int, y1: Int) -> Double {
+        var n = 0, diff = 0
+        for y in y0..<min(y1, height) {
+            for x in x0..<min(x1, width) {
+                let i = (y * width + x) * 3
+                n += 1
+                if abs(Int(rgb[i]) - Int(other.rgb[i])) > 8 || abs(Int(rgb[i + 1]) - Int(other.rgb[i + 1])) > 8
+                    || abs(Int(rgb[i + 2]) - Int(other.rgb[i + 2])) > 8 { diff += 1 }
+            }
+        }
+        return n == 0 ? 0 : Double(diff) / Double(n)
+    }
+}
+
+struct XWDError: Error, CustomStringConvertible {
+    let description: String
+    init(_ d: String) { description = d }
+}
