@@ -109,7 +109,7 @@ import Testing
         let r = try PhysarumProcess.run(["presets", "list"], environment: ["PHYSARUM_CONFIG_DIR": root])
         #expect(r.status == 0)
         #expect(r.stdout.contains("fine") && !r.stdout.contains("broken"))
-        #expect(r.stderr.contains("broken.json: params.effects.bloom: "), "\(r.stderr)")
+        #expect(r.stderr.contains("broken.json:1:") && r.stderr.contains(": params.effects.bloom: must be within"), "\(r.stderr)")
         let missing = try PhysarumProcess.run(["presets", "list"], environment: ["PHYSARUM_CONFIG_DIR": root + "/nope"])
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("PHYSARUM_CONFIG_DIR"), "\(missing.stderr)")

@@ -62,7 +62,7 @@ public final class Renderer: @unchecked Sendable {
         stride = s
         pool = WorkerPool(threads: threads)
         history = (0..<3).map { _ in AlignedBuffer(count: (width + 7) / 8 * 8 * height) }
-        bloom = BloomPyramid(outWidth: width, outHeight: height)
+        bloom = BloomPyramid(outWidth: width, outHeight: height, outStride: s)
         vignetteX = AlignedBuffer(count: (width + 7) / 8 * 8)
         for x in 0..<s {
             let u = (Float(x) + 0.5 - Float(width) / 2) / (Float(width) / 2)

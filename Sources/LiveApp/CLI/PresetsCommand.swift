@@ -77,7 +77,7 @@ enum PresetsCommand: Subcommand {
         guard out.lowercased().hasSuffix(".png") else { throw UsageError("--out must name a .png file") }
         sheet.presets = try loadCatalog().presets
         guard !sheet.presets.isEmpty else { throw RuntimeFailure("no presets to render") }
-        var progress = ProgressReporter(total: sheet.presets.count, label: "physarum presets contact-sheet")
+        var progress = ProgressReporter(total: sheet.presets.count, label: "physarum presets contact-sheet", unit: "preset")
         let image = try sheet.render { progress.update($0) }
         let dir = (out as NSString).deletingLastPathComponent
         if !dir.isEmpty { try FrameSink.makeDirectory(dir) }
