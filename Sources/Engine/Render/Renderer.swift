@@ -46,7 +46,10 @@ public final class Renderer: @unchecked Sendable {
     /// u²/2 per column for the vignette (u = −1…1 across the width).
     let vignetteX: AlignedBuffer<Float>
     var glow: HeadGlowPlanes?
-    var kaleidoscopeCache: (key: [Int], map: AlignedBuffer<Int32>)?
+    /// Kaleidoscope maps built so far, by [axes, field width, field height]
+    /// (a map costs tens of milliseconds to build, so switching between looks
+    /// must not rebuild it every time; at most 6 per field size).
+    var kaleidoscopeMaps: [[Int]: AlignedBuffer<Int32>] = [:]
     var tapsCache: (key: [Int], x: AxisTaps, y: AxisTaps)?
 
     /// Output rows per chunk of the full-size passes (a multiple of the bloom factor).
@@ -171,10 +174,12 @@ public final class Renderer: @unchecked Sendable {
     func makeSampler(field: FieldView, mapping: CoverMapping, settings s: RenderSettings) -> Sampler {
         if s.kaleidoscope > 0 {
             let key = [s.kaleidoscope, field.width, field.height]
-            if kaleidoscopeCache?.key != key {
-                kaleidoscopeCache = (key, KaleidoscopeMap.build(axes: s.kaleidoscope, mapping: mapping, pool: pool))
-            }
-            return .map(kaleidoscopeCache!.map.base)
+            if let map = kaleidoscopeMaps[key] { return .map(map.base) }
+            // Keep only maps for the current field size.
+            kaleidoscopeMaps = kaleidoscopeMaps.filter { $0.key[1] == field.width && $0.key[2] == field.height }
+            let map = KaleidoscopeMap.build(axes: s.kaleidoscope, mapping: mapping, pool: pool)
+            kaleidoscopeMaps[key] = map
+            return .map(map.base)
         }
         if mapping.isIdentity && width % 8 == 0 { return .identity }
         let key = [field.width, field.height]

@@ -13,7 +13,7 @@ enum PresetsCommand: Subcommand {
     list            every factory preset in configs/presets (id, name, blend mode,
                     tags); files that fail to load are reported on stderr and skipped.
                     --json prints one JSON object per line.
-    contact-sheet   renders every preset (default 300 steps, 480x270 tiles from a
+    contact-sheet   renders every preset (default 300 steps, 400x225 tiles from a
                     960x540 field, agents scaled to the field's area) into one PNG
                     with the names under the tiles, e.g.
                     physarum presets contact-sheet --out docs/presets.png
