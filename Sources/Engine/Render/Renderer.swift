@@ -40,7 +40,8 @@ public final class Renderer: @unchecked Sendable {
     var historyValid = false
     let bloom: BloomPyramid
     /// Per worker: scratch rows (3 sample rows + 3 bloom rows + 1 packed row
-    /// of `stride`, then 3 resample rows of the field width).
+    /// of `stride`, then 3 resample rows of the field width, then 3 × 16 rows
+    /// of `stride` for a chunk gathered through the kaleidoscope map).
     var scratch: [AlignedBuffer<Float>] = []
     var scratchFieldWidth = -1
     /// u²/2 per column for the vignette (u = −1…1 across the width).
@@ -157,7 +158,7 @@ public final class Renderer: @unchecked Sendable {
     func ensureScratch(fieldWidth: Int) {
         guard scratchFieldWidth != fieldWidth || scratch.count != pool.threads else { return }
         let fw = max((fieldWidth + 7) / 8 * 8, stride)
-        scratch = (0..<pool.threads).map { _ in AlignedBuffer(count: 7 * stride + 3 * fw + 64) }
+        scratch = (0..<pool.threads).map { _ in AlignedBuffer(count: 7 * stride + 3 * fw + 3 * Self.rowsPerChunk * stride + 64) }
         scratchFieldWidth = fieldWidth
     }
 
