@@ -34,8 +34,9 @@ public final class Renderer: @unchecked Sendable {
     let pool: WorkerPool
     /// Row stride of the full-size planes (width rounded up to 8).
     let stride: Int
-    /// The composite after feedback (working space), kept as the next frame's
-    /// "previous frame".
+    /// The composite after feedback (display values, before bloom and
+    /// grading), kept as the next frame's "previous frame" — so feedback never
+    /// compounds the vignette or the colour grading.
     let history: [AlignedBuffer<Float>]
     var historyValid = false
     let bloom: BloomPyramid
