@@ -81,7 +81,9 @@ final class LiveRunner {
             return 1
         }
         if let n = gui.fontNotice { _ = model.handle(.notice(n, .warning)) }
-        let audio = AudioLink(options: options)
+        let audioConfig = session.audio ?? AudioConfig.builtInDefault
+        let audio = AudioLink(options: options, source: options.source ?? session.source,
+                              settings: AnalysisSettings(config: audioConfig))
         let statsWriter: LineWriter?
         do {
             statsWriter = try options.stats.map { try LineWriter(path: $0) }
@@ -99,6 +101,7 @@ final class LiveRunner {
         var lastStatsSecond = 0
         var lastStateSecond = -1
         var frameIndex = 0
+        var lastFrameStart = clock.now
         for n in model.notices.items { printError("physarum: \(n.text)") }
         if let d = options.outputDisplay { apply(.outputWindow(d), sim: sim, renderer: renderer, window: window, gui: gui) }
 
@@ -114,6 +117,9 @@ final class LiveRunner {
             // Audio → modulation → simulation.
             let features = audio.frameFeatures()
             for n in audio.takeNotices() { apply(.notice(n, .warning), sim: sim, renderer: renderer, window: window, gui: gui) }
+            let frameSeconds = stats.count > 0 ? max(0.001, min(0.1, (t0 - lastFrameStart).seconds)) : 1.0 / 60
+            lastFrameStart = t0
+            modulator.advanceFade(toward: audio.isDriving ? 1 : 0, elapsed: frameSeconds, duration: 1)
             let effective = governor.adjust(modulator.process(base: model.base, features: features))
             stepCredit += effective[.simSpeed]
             let steps = Int(stepCredit)
