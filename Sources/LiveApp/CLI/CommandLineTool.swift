@@ -34,6 +34,8 @@ enum CommandLineTool {
         RenderCommand.self,
         PresetsCommand.self,
         ConfigCommand.self,
+        HostCommand.self,
+        RemoteCommand.self,
     ]
 
     static var help: String {
