@@ -78,4 +78,48 @@ import Testing
         second.signal(SIGTERM)
         #expect(second.wait(seconds: 30) == 0, "SIGTERM is a quit: exit 0")
     }
+
+    /// Pixels close to ImGui's active title-bar blue (the editor panel's title) in a region.
+    static func panelPixels(_ shot: ScreenShot) -> Int {
+        var n = 0
+        for y in 12..<44 {
+            for x in 12..<440 {
+                let i = (y * shot.width + x) * 3
+                if abs(Int(shot.rgb[i]) - 41) < 10 && abs(Int(shot.rgb[i + 1]) - 74) < 10 && abs(Int(shot.rgb[i + 2]) - 122) < 10 { n += 1 }
+            }
+        }
+        return n
+    }
+
+    /// SDL sees one display under Xvfb (Xinerama heads and RandR monitors are
+    /// not reported as displays), so the projector window is tested alone: on
+    /// the same display it covers the editor, and nothing of the panels shows.
+    @Test func projectorWindowShowsNoPanels() throws {
+        let display = try #require(TestDisplay.display, "Xvfb is needed (scripts/test installs it)")
+        let home = makeTempDir("output")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let env: [String: String?] = ["DISPLAY": display, "XDG_STATE_HOME": home.path]
+        let stats = home.appendingPathComponent("stats.jsonl")
+        func run(_ extra: [String]) throws -> ScreenShot {
+            try? FileManager.default.removeItem(at: stats)
+            let app = try AppProcess(["--no-session", "--no-audio", "--agents", "20000", "--size", "1280x720",
+                                      "--stats", stats.path] + extra, environment: env)
+            defer { app.stop() }
+            // Two stats lines: the loop has been presenting for over a second.
+            #expect(poll(seconds: 60) { ((try? String(contentsOf: stats, encoding: .utf8)) ?? "").split(separator: "\n").count >= 2 },
+                    "the app runs: \(app.stderr)")
+            let shot = try ScreenShot.take(display: display)
+            app.signal(SIGTERM)
+            #expect(app.wait(seconds: 30) == 0)
+            return shot
+        }
+        let editorOnly = try run([])
+        let withOutput = try run(["--output-display", "0"])
+        #expect(Self.panelPixels(editorOnly) > 1000, "the editor shows its panel title bar")
+        #expect(Self.panelPixels(withOutput) < 20, "the projector window shows the picture only")
+        #expect(withOutput.fractionDiffering(from: ScreenShot(width: withOutput.width, height: withOutput.height,
+                                                               rgb: [UInt8](repeating: 0, count: withOutput.rgb.count)),
+                                             x0: 0, y0: 0, x1: withOutput.width, y1: withOutput.height) > 0.3,
+                "the projector window shows the simulation")
+    }
 }

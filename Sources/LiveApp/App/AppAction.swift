@@ -40,6 +40,8 @@ enum AppAction: Equatable, Sendable {
     case toggleUI
     case toggleOverlay
     case toggleFullscreen
+    /// Opens the output-only (projector) window on a display (0-based), or closes it (nil).
+    case outputWindow(Int?)
     case uiScale(Double)
     /// Ctrl +/−: UI scale up or down by 10 %.
     case uiScaleStep(Int)
@@ -55,6 +57,7 @@ enum AppEffect: Equatable, Sendable {
     /// The session changed: autosave soon (off the frame path).
     case sessionChanged
     case setFullscreen(Bool)
+    case setOutputWindow(Int?)
     case applyUIScale(Double)
     /// Print this notice on stderr (it is also in `model.notices`).
     case logNotice(String)

@@ -23,6 +23,8 @@ struct AppModel: Sendable {
     private(set) var fullscreen = false
     private(set) var uiScale = 1.0
     private(set) var playlistOn = false
+    /// Display of the output-only window, nil when there is none.
+    private(set) var outputDisplay: Int?
     /// Edit state at the start of the current continuous edit (slider drag).
     private var dragStart: EditState?
     /// Look at the start of the current morph, and its target.
@@ -127,6 +129,9 @@ struct AppModel: Sendable {
             let v = min(max(s.isFinite ? s : 1, 0.5), 3)
             uiScale = (v * 20).rounded() / 20
             return [.applyUIScale(uiScale), .sessionChanged]
+        case .outputWindow(let d):
+            outputDisplay = d
+            return [.setOutputWindow(d)]
         case .uiScaleStep(let n):
             return handle(.uiScale(uiScale + 0.1 * Double(n)))
         case .dismissNotice(let id):

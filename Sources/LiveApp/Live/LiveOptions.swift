@@ -7,6 +7,7 @@ struct LiveOptions: Sendable {
     var demo = false
     var fullscreen = false
     var display: Int?
+    var outputDisplay: Int?
     var preset: String?
     var config: String?
     var stats: String?
@@ -46,6 +47,7 @@ struct LiveOptions: Sendable {
       --preset NAME         start with this preset (id or name)
       --fullscreen          start fullscreen (F11 toggles)
       --display N           open on display N (0-based)
+      --output-display N    also open an output-only fullscreen window (no panels) on display N
       --size WxH            window size (default 1280x720)
       --field WxH           simulation field size (default 1280x720)
       --agents N            override the preset's agent count
@@ -79,6 +81,7 @@ struct LiveOptions: Sendable {
         o.demo = r.flag("--demo")
         o.fullscreen = r.flag("--fullscreen")
         o.display = try r.int("--display", in: 0...64)
+        o.outputDisplay = try r.int("--output-display", in: 0...64)
         o.preset = try r.string("--preset")
         o.config = try r.string("--config")
         o.stats = try r.string("--stats")

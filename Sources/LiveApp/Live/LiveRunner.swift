@@ -11,6 +11,7 @@ final class LiveRunner {
     private var editor = ParamEditor()
     private var modulator = Modulator()
     private var stats = FrameStats()
+    private var governor = Governor()
     private var stepCredit = 0.0
     private var running = true
     private var session: Session
@@ -21,6 +22,8 @@ final class LiveRunner {
     /// Remote control (issue 9): this window is a host (`--listen`) or a remote editor (`physarum remote`).
     private var hostLink: HostLink?
     private var remoteEditor: RemoteEditorLink?
+    /// The output-only (projector) window and its presenter.
+    private var output: (window: SDLWindow, presenter: GLPresenter)?
 
     init(options: LiveOptions) {
         self.options = options
@@ -55,6 +58,7 @@ final class LiveRunner {
         seedCounter = options.seed ?? UInt64(UInt32(truncatingIfNeeded: Int(Date().timeIntervalSince1970 * 1000)))
         editor.seed = seedCounter
         for n in notices { _ = model.handle(.notice(n, .warning)) }
+        governor.enabled = !options.noGovernor
     }
 
     /// Opens the window and runs until quit. Returns the exit code.
@@ -106,11 +110,15 @@ final class LiveRunner {
         var lastStateSecond = -1
         var frameIndex = 0
         for n in model.notices.items { printError("physarum: \(n.text)") }
+        if let d = options.outputDisplay { apply(.outputWindow(d), sim: sim, renderer: renderer, window: window, gui: gui) }
 
         while running {
             let t0 = clock.now
             let input = SDLEvents.poll(feedImGui: true)
-            if input.quit { running = false }
+            if input.quit || input.closedWindows.contains(window.windowID) { running = false }
+            if let o = output, input.closedWindows.contains(o.window.windowID) {
+                apply(.outputWindow(nil), sim: sim, renderer: renderer, window: window, gui: gui)
+            }
             for a in ShortcutRouter.actions(for: input.keys) { apply(a, sim: sim, renderer: renderer, window: window, gui: gui) }
             // Remote control: drain the network's queue (no socket work here).
             hostLink?.pump(model: { self.model }, apply: { self.apply($0, sim: sim, renderer: renderer, window: window, gui: gui) })
@@ -123,7 +131,7 @@ final class LiveRunner {
             // Audio → modulation → simulation.
             let features = audio.frameFeatures()
             for n in audio.takeNotices() { apply(.notice(n, .warning), sim: sim, renderer: renderer, window: window, gui: gui) }
-            let effective = modulator.process(base: model.base, features: features)
+            let effective = governor.adjust(modulator.process(base: model.base, features: features))
             stepCredit += effective[.simSpeed]
             let steps = Int(stepCredit)
             stepCredit -= Double(steps)
@@ -132,13 +140,14 @@ final class LiveRunner {
 
             // Render at the drawable's size (capped so huge screens stay fluid; GL scales up).
             let drawable = window.drawableSize
-            let out = Self.renderSize(drawable: drawable)
+            let out = Self.renderSize(drawable: drawable, scale: governor.resolutionFactor)
             if renderer == nil || renderer!.width != out.width || renderer!.height != out.height {
                 renderer = Renderer(width: out.width, height: out.height, threads: threads)
             }
             renderer!.render(sim: sim, params: effective, into: &image)
             let t2 = clock.now
 
+            window.makeCurrent()
             image.pixels.withUnsafeBytes { presenter.upload(pixels: $0.baseAddress!, width: image.width, height: image.height) }
             presenter.draw(viewport: (0, 0, drawable.width, drawable.height), drawable: drawable)
             let t3 = clock.now
@@ -147,6 +156,7 @@ final class LiveRunner {
             let display = (Float(window.size.width), Float(window.size.height))
             var uiActions: [AppAction] = []
             if model.uiVisible {
+                MenuBar.draw(model: model, displayCount: SDLWindow.displayCount) { uiActions.append($0) }
                 editor.draw(model: model) { uiActions.append($0) }
                 StatusPanels.notices(model.notices, displayWidth: display.0) { uiActions.append($0) }
             }
@@ -154,6 +164,7 @@ final class LiveRunner {
                 StatusPanels.overlay(stats: stats, lines: [
                     "\(sim.agentCount) agents, field \(sim.width)x\(sim.height), output \(image.width)x\(image.height), \(window.vsync.rawValue)",
                     audio.status.label,
+                    "governor: " + (governor.enabled ? governor.summary : "off"),
                 ], displayHeight: display.1)
             }
             if audio.status == .demo { StatusPanels.demoLabel(displayWidth: display.0) }
@@ -172,6 +183,15 @@ final class LiveRunner {
             hostLink?.publish(model: model)
             let t4 = clock.now
             window.swap()
+            if let o = output {
+                // Same frame, no UI; this window's swap paces the loop.
+                o.window.makeCurrent()
+                let size = o.window.drawableSize
+                image.pixels.withUnsafeBytes { o.presenter.upload(pixels: $0.baseAddress!, width: image.width, height: image.height) }
+                o.presenter.draw(viewport: (0, 0, size.width, size.height), drawable: size)
+                o.window.swap()
+                window.makeCurrent()
+            }
             let t5 = clock.now
 
             var timing = FrameStats.FrameTiming()
@@ -182,6 +202,8 @@ final class LiveRunner {
             timing.total = (t5 - t0).seconds * 1000
             stats.add(timing)
             frameIndex += 1
+            let swapMs = (t5 - t4).seconds * 1000
+            governor.update(frameMs: timing.total, workMs: timing.total - swapMs, now: (t5 - startTime).seconds)
 
             let elapsed = (clock.now - startTime).seconds
             let second = Int(elapsed)
@@ -208,10 +230,10 @@ final class LiveRunner {
     }
 
     /// Render size for a drawable: at most 1920×1080 pixels' worth, same aspect.
-    static func renderSize(drawable: (width: Int, height: Int)) -> (width: Int, height: Int) {
+    static func renderSize(drawable: (width: Int, height: Int), scale: Double = 1) -> (width: Int, height: Int) {
         let w = max(16, drawable.width), h = max(16, drawable.height)
         let limit = 1920.0 * 1080.0
-        let s = min(1, (limit / Double(w * h)).squareRoot())
+        let s = min(1, (limit / Double(w * h)).squareRoot()) * scale
         return (max(16, Int(Double(w) * s)), max(16, Int(Double(h) * s)))
     }
 
@@ -239,6 +261,8 @@ final class LiveRunner {
                 break
             case .setFullscreen(let on):
                 window.setFullscreen(on)
+            case .setOutputWindow(let d):
+                setOutput(display: d, editor: window)
             case .applyUIScale(let s):
                 gui.setScale(s)
             case .logNotice(let text):
@@ -278,6 +302,32 @@ final class LiveRunner {
         remoteEditor?.client.stop()
     }
 
+    private func setOutput(display: Int?, editor: SDLWindow) {
+        output = nil
+        editor.makeCurrent()
+        guard let d = display else {
+            editor.setSwapInterval(editor.vsync == .timer ? 0 : (editor.vsync == .adaptive ? -1 : 1))
+            return
+        }
+        if d >= SDLWindow.displayCount {
+            _ = model.handle(.notice("Display \(d + 1) is not connected; the projector window opens on display 1", .warning))
+            printError("physarum: display \(d + 1) is not connected; the projector window opens on display 1")
+        }
+        do {
+            let w = try SDLWindow(title: "Physarum Live — output", width: 1280, height: 720,
+                                  display: min(d, SDLWindow.displayCount - 1), fullscreen: true)
+            let p = try GLPresenter()
+            output = (w, p)
+            // Only the projector waits for vsync; the editor must not halve the rate.
+            editor.setSwapInterval(0)
+            editor.makeCurrent()
+        } catch {
+            editor.makeCurrent()
+            _ = model.handle(.notice("The projector window could not open: \(error)", .error))
+            printError("physarum: the projector window could not open: \(error)")
+        }
+    }
+
     private func currentSession(_ window: SDLWindow) -> Session {
         var s = session
         if !window.isFullscreen {
@@ -304,6 +354,10 @@ final class LiveRunner {
             ("bands", .object(bands)), ("onsets", .int(audio.onsetsSeen)), ("droppedAudio", .int(audio.droppedSamples)),
             ("audio", .string(audio.status.label)), ("preset", model.currentPreset.map { .string($0.id) } ?? .null),
             ("uiVisible", .bool(model.uiVisible)),
+            ("agents", .int(Int(governor.adjust(model.base)[.agents]))),
+            ("governor", .object([("enabled", .bool(governor.enabled)), ("agentFactor", .double(governor.agentFactor)),
+                                  ("resolutionFactor", .double(governor.resolutionFactor)),
+                                  ("effectLevel", .int(governor.effectLevel)), ("summary", .string(governor.summary))])),
         ]).text
     }
 

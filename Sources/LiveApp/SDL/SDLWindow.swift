@@ -36,7 +36,7 @@ final class SDLWindow {
     /// Initialises SDL video (throws when there is no display) and opens a
     /// resizable window on `display` (0-based).
     init(title: String, width: Int, height: Int, display: Int = 0, fullscreen: Bool = false,
-         position: (x: Int, y: Int)? = nil, hidden: Bool = false) throws {
+         position: (x: Int, y: Int)? = nil, hidden: Bool = false, swapInterval: Int32? = nil) throws {
         let env = ProcessInfo.processInfo.environment
         let explicitDriver = env["SDL_VIDEODRIVER"].map { !$0.isEmpty } ?? false
         if !explicitDriver, (env["DISPLAY"] ?? "").isEmpty, (env["WAYLAND_DISPLAY"] ?? "").isEmpty {
@@ -83,7 +83,10 @@ final class SDLWindow {
         }
         glContext = ctx
         SDL_GL_MakeCurrent(w, ctx)
-        if SDL_GL_SetSwapInterval(-1) == 0 {
+        if let forced = swapInterval {
+            SDL_GL_SetSwapInterval(forced)
+            vsync = forced == 0 ? .timer : .vsync
+        } else if SDL_GL_SetSwapInterval(-1) == 0 {
             vsync = .adaptive
         } else if SDL_GL_SetSwapInterval(1) == 0 {
             vsync = .vsync
@@ -145,6 +148,15 @@ final class SDLWindow {
     }
 
     var isFullscreen: Bool { SDL_GetWindowFlags(handle) & SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue != 0 }
+
+    /// SDL's id of this window (matches window events).
+    var windowID: UInt32 { SDL_GetWindowID(handle) }
+
+    /// Sets the swap interval of this window's context (0 = do not wait for vsync).
+    func setSwapInterval(_ interval: Int32) {
+        makeCurrent()
+        SDL_GL_SetSwapInterval(interval)
+    }
 
     /// The opaque window pointer for the ImGui backend.
     var rawWindow: UnsafeMutableRawPointer { UnsafeMutableRawPointer(handle) }

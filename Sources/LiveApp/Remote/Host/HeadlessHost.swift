@@ -69,8 +69,8 @@ final class HeadlessHost {
                     renderer.resetHistory()
                 case .logNotice(let text):
                     printError("physarum host: \(text)")
-                case .quit, .sessionChanged, .setFullscreen, .applyUIScale:
-                    break
+                default:
+                    break  // window, session and capture work: nothing to do without a window
                 }
             }
         }
