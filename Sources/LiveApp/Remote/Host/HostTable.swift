@@ -111,18 +111,18 @@ struct HostTable: Sendable {
     /// Timeouts and pings due at `now`.
     mutating func tick(now: Double) -> [Decision] {
         var out: [Decision] = []
-        for (id, opened) in pending.sorted(by: { $0.key < $1.key }) where now - opened >= policy.helloTimeout {
+        for (id, opened) in pending.sorted(by: { $0.key < $1.key }) where now >= opened + policy.helloTimeout {
             pending[id] = nil
             out.append(.send(id, .error(code: RemoteErrorCode.helloTimeout.rawValue,
                                         message: "no hello within \(Int(policy.helloTimeout)) s")))
             out.append(.close(id, reason: "no hello within \(Int(policy.helloTimeout)) s"))
         }
         if var a = active {
-            if now - a.lastHeard >= policy.silenceLimit {
+            if now >= a.lastHeard + policy.silenceLimit {
                 active = nil
                 let reason = "the remote was silent for \(Int(policy.silenceLimit)) s"
                 out += [.close(a.id, reason: reason), .deliver(.disconnected(reason: reason))]
-            } else if now - a.lastPing >= policy.pingInterval {
+            } else if now >= a.lastPing + policy.pingInterval {
                 pingCounter += 1
                 a.lastPing = now
                 active = a

@@ -27,7 +27,7 @@ struct ParamThrottle: Sendable {
 
     /// What is due at `now`, if anything (call it by `deadline`).
     mutating func poll(now: Double) -> (seq: UInt64, values: [ParamAssignment])? {
-        guard !held.isEmpty, now - lastSend >= interval else { return nil }
+        guard !held.isEmpty, now >= lastSend + interval else { return nil }
         return take(now)
     }
 

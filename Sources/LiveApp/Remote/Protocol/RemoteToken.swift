@@ -19,7 +19,7 @@ enum RemoteToken {
             let y = i < b.count ? b[i] : 0
             diff |= x ^ y
         }
-        return diff == 0 && given != nil
+        return diff == 0 && given != nil && !b.isEmpty
     }
 
     /// Whether `s` is a usable token: 16…256 printable ASCII characters.
