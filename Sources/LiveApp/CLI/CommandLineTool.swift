@@ -30,6 +30,8 @@ enum CommandLineTool {
     /// Every subcommand, in the order the help lists them.
     static let subcommands: [any Subcommand.Type] = [
         ParamsCommand.self,
+        SourcesCommand.self,
+        AnalyzeCommand.self,
         BenchCommand.self,
         RenderCommand.self,
         PresetsCommand.self,

@@ -1,0 +1,349 @@
+import Foundation
+
+/// The analysis chain of one stream, in DESIGN.md's order, hop by hop:
+/// Hann window → FFTW r2c → band energy (dBFS) → level (+ manual gain,
+/// + auto-gain, clamp 0…1) → envelope → gate (smoothed gain); and per source
+/// log-compressed, half-wave-rectified spectral flux → onset → transient.
+/// One `AudioFeatures` per hop, timed at the hop's last sample.
+///
+/// Output depends only on the samples and the settings, never on how the
+/// samples are chunked (offline analysis equals live analysis).
+/// Thread-safety: single-threaded; one thread feeds it.
+public final class Analyzer {
+    /// Hop and window structure.
+    public let layout: AnalysisLayout
+    /// The settings in force.
+    public private(set) var settings: AnalysisSettings
+    /// Samples consumed so far (the sample clock; gaps included).
+    public private(set) var sampleCount: Int64 = 0
+    /// Meters of the last hop (spectrum refreshed by `updateSpectrum()`).
+    public private(set) var meters = AnalysisMeters()
+
+    private var map: BandMap
+    private let plans: [FFTPlan]
+    private let windows: [UnsafeMutablePointer<Float>]
+    private let powers: [UnsafeMutablePointer<Float>]
+    private let powerScale: [Float]
+    private let historyLength: Int
+    private let history: UnsafeMutablePointer<Float>
+    private var writePos = 0
+
+    private var gates: [Gate]
+    private var autoGains: [AutoGain]
+    private var envelopes: [Envelope]
+    private var onsets: [OnsetDetector]
+    private var groupLog: [[Float]]
+    private var frameIndex = 0
+    private var bandDb: [Float]
+    private var flux: [Float]
+    private var noiseLike: [Bool] = Array(repeating: true, count: AudioSourceID.count)
+    private var sinceMusic: Float = .infinity
+    private var reference: [Float] = []
+    private var derived: Derived
+
+    /// Flux compares each group with its loudest value (max-filtered across
+    /// the neighbouring groups) in the frames `fluxLag` … `fluxLag +
+    /// referenceFrames − 1` hops back: a rise counts only if the group was
+    /// not already that loud a moment ago (ignores vibrato, glides, beating).
+    static let fluxLag = 2
+    static let referenceFrames = 4
+    /// Floor of the log-compressed group power: −90 dBFS.
+    static let fluxEpsilon: Float = 1e-9
+    /// How far back the onset threshold looks, seconds.
+    static let onsetWindowSeconds = 0.75
+    /// `full` also fires on an onset in this band or a higher one…
+    static let firstTriggerBand = AudioSourceID.mid.index
+    /// …at this fraction of the band's strength (a hat is not a downbeat).
+    static let triggerWeight: Float = 0.5
+
+    private struct Derived {
+        var attack: Float, release: Float, gate: GateTuning, open: Float, close: Float
+        var onset: OnsetTuning, gain: Float, autoGain: Bool, adaptation: Float
+        init(_ s: AnalysisSettings, _ hop: Double) {
+            attack = Envelope.coefficient(timeConstant: s.attack / 1000, step: hop)
+            release = Envelope.coefficient(timeConstant: s.release / 1000, step: hop)
+            gate = GateTuning(low: s.gateLow, high: s.gateHigh, holdMilliseconds: s.hold)
+            open = Envelope.coefficient(timeConstant: Gate.openTime, step: hop)
+            close = Envelope.coefficient(timeConstant: Gate.closeTime, step: hop)
+            onset = OnsetTuning(settings: s, hopSeconds: hop)
+            gain = Float(s.gain)
+            autoGain = s.autoGain
+            adaptation = Float(s.autoGainAdaptation)
+        }
+    }
+
+    /// Plans the FFTs (serialised, `FFTW_ESTIMATE`) and sets up every state.
+    /// Invalid settings fall back to the defaults field by field (see `apply`).
+    public init(layout: AnalysisLayout = .standard(), settings: AnalysisSettings = AnalysisSettings()) {
+        self.layout = layout
+        let s = Self.sanitized(settings, keeping: AnalysisSettings())
+        self.settings = s
+        map = BandMap(layout: layout, edges: s.bandEdges)
+        plans = layout.windows.map { FFTPlan(size: $0) }
+        var ws: [UnsafeMutablePointer<Float>] = [], ps: [UnsafeMutablePointer<Float>] = [], sc: [Float] = []
+        for n in layout.windows {
+            let w = UnsafeMutablePointer<Float>.allocate(capacity: n)
+            var sumSquares = 0.0
+            for i in 0..<n {
+                let v = 0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(n)) // periodic Hann
+                w[i] = Float(v)
+                sumSquares += v * v
+            }
+            ws.append(w)
+            let p = UnsafeMutablePointer<Float>.allocate(capacity: n / 2 + 1)
+            p.initialize(repeating: 0, count: n / 2 + 1)
+            ps.append(p)
+            // Σ one-sided |X|² × 4 / (N Σw²) = 2 × mean square: a full-scale sine reads 1 (0 dBFS).
+            sc.append(Float(4 / (Double(n) * sumSquares)))
+        }
+        windows = ws
+        powers = ps
+        powerScale = sc
+        historyLength = layout.longestWindow
+        history = UnsafeMutablePointer<Float>.allocate(capacity: 2 * historyLength)
+        history.initialize(repeating: 0, count: 2 * historyLength)
+        let n = AudioSourceID.count
+        gates = Array(repeating: Gate(), count: n)
+        autoGains = Array(repeating: AutoGain(), count: n)
+        envelopes = Array(repeating: Envelope(), count: n)
+        let windowHops = Int((Self.onsetWindowSeconds / layout.hopSeconds).rounded())
+        onsets = Array(repeating: OnsetDetector(windowHops: windowHops), count: n)
+        groupLog = Array(repeating: Array(repeating: 10 * log10(Self.fluxEpsilon), count: map.groups.count),
+                         count: Self.fluxLag + Self.referenceFrames)
+        bandDb = Array(repeating: -200, count: n)
+        flux = Array(repeating: 0, count: n)
+        derived = Derived(s, layout.hopSeconds)
+    }
+
+    deinit {
+        for w in windows { w.deallocate() }
+        for p in powers { p.deallocate() }
+        history.deallocate()
+    }
+
+    /// Applies new settings from the next hop on. Out-of-range fields keep
+    /// their previous value; new band edges re-map bins (states are kept).
+    public func apply(_ new: AnalysisSettings) {
+        let s = Self.sanitized(new, keeping: settings)
+        if s.bandEdges != settings.bandEdges {
+            map = BandMap(layout: layout, edges: s.bandEdges)
+            if map.groups.count != groupLog[0].count {
+                groupLog = Array(repeating: Array(repeating: 10 * log10(Self.fluxEpsilon), count: map.groups.count),
+                                 count: groupLog.count)
+            }
+        }
+        settings = s
+        derived = Derived(s, layout.hopSeconds)
+    }
+
+    static func sanitized(_ s: AnalysisSettings, keeping old: AnalysisSettings) -> AnalysisSettings {
+        var out = s
+        func fix(_ kp: WritableKeyPath<AnalysisSettings, Double>, _ name: String) {
+            guard let lim = AnalysisSettings.limits.first(where: { $0.field == name })?.range else { return }
+            if !out[keyPath: kp].isFinite || !lim.contains(out[keyPath: kp]) { out[keyPath: kp] = old[keyPath: kp] }
+        }
+        fix(\.attack, "attack"); fix(\.release, "release"); fix(\.gateLow, "gateLow"); fix(\.gateHigh, "gateHigh")
+        fix(\.hold, "hold"); fix(\.autoGainAdaptation, "autoGainAdaptation"); fix(\.onsetSensitivity, "onsetSensitivity")
+        fix(\.refractory, "refractory"); fix(\.transientDecay, "transientDecay"); fix(\.gain, "gain")
+        if out.gateLow > out.gateHigh { out.gateLow = out.gateHigh }
+        var edgesOnly = AnalysisSettings()
+        edgesOnly.bandEdges = out.bandEdges
+        if edgesOnly.problems().contains(where: { $0.hasPrefix("bands") }) { out.bandEdges = old.bandEdges }
+        return out
+    }
+
+    /// Feeds samples; calls `emit` once per completed hop.
+    public func process(_ samples: [Float], emit: (AudioFeatures) -> Void) {
+        samples.withUnsafeBufferPointer { process($0, emit: emit) }
+    }
+
+    /// Feeds samples; calls `emit` once per completed hop.
+    func process(_ samples: UnsafeBufferPointer<Float>, emit: (AudioFeatures) -> Void) {
+        let hop = Int64(layout.hop)
+        let len = historyLength
+        for x in samples {
+            history[writePos] = x
+            history[writePos + len] = x
+            writePos += 1
+            if writePos == len { writePos = 0 }
+            sampleCount += 1
+            if sampleCount % hop == 0 { emit(runHop()) }
+        }
+    }
+
+    /// Advances the sample clock over `count` samples that were lost (dropped
+    /// on overflow): no hop is emitted for them, and onsets are suppressed for
+    /// one long window, since the jump in the signal would look like a hit.
+    public func skip(samples count: Int) {
+        guard count > 0 else { return }
+        sampleCount += Int64(count)
+        let quiet = Float(Double(historyLength) / layout.sampleRate)
+        for s in 0..<onsets.count { onsets[s].suppress(seconds: quiet) }
+    }
+
+    private func runHop() -> AudioFeatures {
+        let len = historyLength
+        for w in 0..<plans.count {
+            let n = layout.windows[w]
+            plans[w].powerSpectrum(samples: history + (writePos + len - n), window: windows[w], power: powers[w])
+        }
+        var tonalPower: Float = 0, totalPower: Float = 0
+        for s in 0..<AudioSourceID.count {
+            let b = map.levelBins[s]
+            let p = powers[b.window]
+            var sum: Float = 0
+            for k in b.lo..<b.hi { sum += p[k] }
+            let power = sum * powerScale[b.window]
+            bandDb[s] = 10 * log10(power + 1e-20)
+            if s == AudioSourceID.full.index {
+                // Broadband: noise-like when most of the energy is in noise-like bands.
+                noiseLike[s] = tonalPower <= 0.5 * totalPower
+            } else {
+                noiseLike[s] = Self.isFlat(p, b.lo, b.hi, sum: sum)
+                totalPower += power
+                if !noiseLike[s] { tonalPower += power }
+            }
+        }
+        computeFlux()
+
+        let d = derived
+        let dt = Float(layout.hopSeconds)
+        let historyFull = sampleCount >= Int64(len)
+        var features = AudioFeatures(time: Double(sampleCount - 1) / layout.sampleRate)
+        var fullFired = false
+        var bandTrigger: Float? = nil
+        for s in 0..<AudioSourceID.count {
+            let db = bandDb[s] + d.gain
+            // The floor is learnt only from what may be noise: a flat spectrum, and
+            // no clear broadband onset for a while (music is playing).
+            let music = sinceMusic <= Self.musicMemory
+            let gateGain = gates[s].process(db: db, dt: dt, tuning: d.gate, noiseLike: noiseLike[s] && !music,
+                                            musicPlaying: music, trackFloor: historyFull,
+                                            openCoefficient: d.open, closeCoefficient: d.close)
+            let state = gates[s].state
+            let ag = d.autoGain ? autoGains[s].process(db: db, open: state == .open && gates[s].isEstablished, dt: dt, adaptation: d.adaptation) : 0
+            let x = max(0, min(1, (db + ag + 60) / 60))
+            let env = envelopes[s].process(x, attack: d.attack, release: d.release)
+            // `full` (last) also fires on an onset in `mid` … `brilliance`: a hit
+            // confined to a few bands (a hat, a ghost note) barely moves the
+            // broadband mean. The lower bands, whose 47 Hz bins hold whole
+            // chords that beat, reach `full` only through the broadband flux.
+            let isFull = s == AudioSourceID.full.index
+            let fired = onsets[s].process(flux: flux[s], allowed: state != .closed, dt: dt, tuning: d.onset,
+                                          trigger: isFull ? bandTrigger : nil)
+            if fired && !isFull && s >= Self.firstTriggerBand {
+                bandTrigger = max(bandTrigger ?? 0, onsets[s].transient * Self.triggerWeight)
+            }
+            if isFull { fullFired = fired }
+            if isFull {
+                sinceMusic = fired ? 0 : sinceMusic + dt
+            }
+            let out = SourceFeatures(level: env * gateGain, transient: onsets[s].transient, gate: gateGain)
+            features.sources[s] = out
+            var m = BandMeter()
+            m.dbfs = bandDb[s]
+            m.noiseFloorDb = gates[s].referenceDb
+            m.autoGainDb = ag
+            m.gate = state
+            m.level = out.level
+            m.transient = out.transient
+            m.onset = fired
+            m.flux = flux[s]
+            m.onsetThreshold = onsets[s].threshold
+            meters.bands[s] = m
+        }
+        features.onset = fullFired
+        meters.time = features.time
+        return features
+    }
+
+    /// After a `full` onset whose own flux gives at least `musicStrength`,
+    /// no noise floor is learnt for `musicMemory` seconds: music is playing
+    /// (the broadband flux of noise stays below that).
+    static let musicMemory: Float = 1
+    static let musicStrength: Float = 0.25
+
+    /// Spectral flatness (geometric over arithmetic mean of the bins' power)
+    /// of at least `flatness`: noise-like (white noise gives ≈ 0.56, a few
+    /// partials far less). Bands of one bin, and silence, count as noise-like.
+    static let flatness: Float = 0.25
+    static func isFlat(_ p: UnsafeMutablePointer<Float>, _ lo: Int, _ hi: Int, sum: Float) -> Bool {
+        let n = hi - lo
+        guard n >= 2, sum > 1e-30 else { return true }
+        let tiny = sum * 1e-12
+        var logSum: Float = 0
+        for k in lo..<hi { logSum += fastLog2(p[k] + tiny) }
+        return exp2(logSum / Float(n)) >= flatness * sum / Float(n)
+    }
+
+    /// Log-compressed group powers of the short spectrum (about a sixth of an
+    /// octave each), compared with the reference (see `fluxLag`), half-wave
+    /// rectified, averaged over each source's groups.
+    private func computeFlux() {
+        let p = powers[0]
+        let scale = powerScale[0]
+        let groups = map.groups
+        let frames = groupLog.count
+        let cur = frameIndex % frames
+        frameIndex += 1
+        groupLog[cur].withUnsafeMutableBufferPointer { now in
+            for g in 0..<groups.count {
+                var sum: Float = 0
+                for k in groups[g].lo..<groups[g].hi { sum += p[k] }
+                now[g] = 10 * log10(sum * scale + Self.fluxEpsilon)
+            }
+        }
+        let now = groupLog[cur]
+        let last = groups.count - 1
+        if reference.count != groups.count { reference = Array(repeating: 0, count: groups.count) }
+        for g in 0..<groups.count {
+            var m: Float = -1000
+            for j in Self.fluxLag..<frames {
+                let back = groupLog[(cur - j + frames) % frames]
+                m = max(m, max(back[g], max(back[max(0, g - 1)], back[min(last, g + 1)])))
+            }
+            reference[g] = m
+        }
+        for s in 0..<AudioSourceID.count {
+            let r = map.sourceGroups[s]
+            var acc: Float = 0
+            for g in r.lo..<r.hi {
+                let m = reference[g]
+                acc += max(0, now[g] - m)
+            }
+            flux[s] = r.hi > r.lo ? acc / Float(r.hi - r.lo) : 0
+        }
+    }
+
+    /// Refreshes `meters.spectrum` from the current spectra (each point from
+    /// the window its band uses for levels).
+    public func updateSpectrum() {
+        let rate = layout.sampleRate
+        let edges = settings.bandEdges
+        for i in 0..<SpectrumSnapshot.count {
+            let f = SpectrumSnapshot.frequency(i)
+            var source = 7
+            for b in 0..<7 where f >= edges[b] && f < edges[b + 1] { source = b }
+            if f < edges[0] { source = 0 }
+            let w = layout.levelWindow[source]
+            let n = layout.windows[w]
+            let binHz = rate / Double(n)
+            let halfStep = pow(1000, 0.5 / Double(SpectrumSnapshot.count - 1))
+            var lo = Int((f / halfStep / binHz).rounded(.up)), hi = Int((f * halfStep / binHz).rounded(.up))
+            lo = max(0, min(lo, n / 2)); hi = max(lo + 1, min(hi, n / 2 + 1))
+            if f * halfStep / binHz > Double(n / 2) + 0.5 { meters.spectrum.dbfs[i] = -200; continue }
+            var sum: Float = 0
+            for k in lo..<hi { sum += powers[w][k] }
+            meters.spectrum.dbfs[i] = max(-200, 10 * log10(sum * powerScale[w] + 1e-20))
+        }
+    }
+}
+
+/// log2 to about 0.0013 (exponent bits plus a cubic fitted on the mantissa
+/// 1…2); for spectral flatness, where speed matters more than precision.
+@inline(__always) func fastLog2(_ x: Float) -> Float {
+    let bits = x.bitPattern
+    let exponent = Float(Int32(bitPattern: (bits >> 23) & 0xFF) - 127)
+    let m = Float(bitPattern: (bits & 0x007F_FFFF) | 0x3F80_0000)
+    return exponent + ((0.15392465 * m - 1.02955839) * m + 3.010851) * m - 2.13388663
+}

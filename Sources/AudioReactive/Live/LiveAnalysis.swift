@@ -1,0 +1,158 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Runs the analysis of a live source on its own thread: samples from the
+/// source's ring → `Analyzer` → every hop's `AudioFeatures` into a
+/// `FeatureQueue` for the render thread; meters for the UI under a lock.
+///
+/// Settings can be changed from any thread (`settings`): they are stored
+/// under a `Mutex` and a generation counter is bumped; the analysis thread
+/// compares the counter (one atomic load) before each chunk and takes the
+/// lock only when it changed. The capture thread is never involved.
+///
+/// Thread invariant: `analyzer` and the read buffer are touched only by the
+/// analysis thread once started; everything shared is atomic, a `Mutex` or
+/// the wait-free queue. `drainFeatures` must be called from one thread.
+public final class LiveAnalysis: @unchecked Sendable {
+    /// The live source analysed.
+    public let source: any LiveAudioSource
+    /// Hop and window structure.
+    public let layout: AnalysisLayout
+    private let analyzer: Analyzer
+    private let queue = FeatureQueue(capacity: 1024)
+    private let settingsBox: Mutex<AnalysisSettings>
+    private let generation = Atomic<Int>(0)
+    private let metersBox = Mutex(AnalysisMeters())
+    private let running = Atomic<Bool>(false)
+    private let stopFlag = Atomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
+    private let featuresReady = DispatchSemaphore(value: 0)
+    private let hopCount = Atomic<Int>(0)
+
+    /// Meters (with the spectrum) are published every this many hops (≈ 10 ms).
+    static let meterEvery = 4
+
+    /// An analysis of `source` with `settings` (FFT plans are made here).
+    public init(source: any LiveAudioSource, settings: AnalysisSettings = AnalysisSettings()) {
+        self.source = source
+        layout = .standard(sampleRate: source.sampleRate)
+        analyzer = Analyzer(layout: layout, settings: settings)
+        settingsBox = Mutex(analyzer.settings)
+    }
+
+    deinit { stop() }
+
+    /// Starts the source and the analysis thread.
+    public func start() {
+        guard !running.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        source.start()
+        let t = Thread { [self] in analyse() }
+        t.name = "physarum-analysis"
+        t.qualityOfService = .userInteractive
+        t.start()
+    }
+
+    /// Stops the analysis thread and the source.
+    public func stop() {
+        guard running.load(ordering: .acquiring), !stopFlag.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        source.stop()
+        finished.wait()
+    }
+
+    /// The settings in force; setting applies them from the next chunk on (any thread).
+    public var settings: AnalysisSettings {
+        get { settingsBox.withLock { $0 } }
+        set {
+            settingsBox.withLock { $0 = newValue }
+            generation.add(1, ordering: .releasing)
+        }
+    }
+
+    /// Render thread: calls `body` for every hop analysed since the last
+    /// call, oldest first; returns how many. Never blocks or allocates.
+    @discardableResult
+    public func drainFeatures(_ body: (AudioFeatures) -> Void) -> Int { queue.drain(body) }
+
+    /// Blocks until new features may be queued or `timeout` seconds pass (for
+    /// consumers without a frame clock, such as the CLI).
+    public func waitForFeatures(timeout: Double) { _ = featuresReady.wait(timeout: .now() + timeout) }
+
+    /// The latest meters (≤ 4 hops old), for the UI; any thread.
+    public var meters: AnalysisMeters { metersBox.withLock { $0 } }
+
+    /// The source's health (state, sample clock, drops, server latency); any thread.
+    public var captureStatus: CaptureStatus { source.status }
+
+    /// Hops analysed so far; any thread.
+    public var hops: Int { hopCount.load(ordering: .relaxed) }
+
+    /// Hops dropped because the feature consumer fell behind; any thread.
+    public var droppedFeatures: Int { queue.dropped }
+
+    private func analyse() {
+        var seen = -1
+        var buffer = [Float](repeating: 0, count: 4096)
+        var sinceMeters = 0
+        let queue = self.queue
+        while !stopFlag.load(ordering: .acquiring) {
+            source.waitForData(timeout: 0.05)
+            while true {
+                let g = generation.load(ordering: .acquiring)
+                if g != seen {
+                    analyzer.apply(settingsBox.withLock { $0 })
+                    seen = g
+                }
+                guard let r = try? source.read(into: &buffer), r.count > 0 || r.dropped > 0 else { break }
+                if r.dropped > 0 { analyzer.skip(samples: r.dropped) }
+                var produced = 0
+                buffer.withUnsafeBufferPointer { all in
+                    analyzer.process(UnsafeBufferPointer(rebasing: all[0..<r.count])) { f in
+                        queue.push(f)
+                        produced += 1
+                    }
+                }
+                if produced > 0 {
+                    hopCount.add(produced, ordering: .relaxed)
+                    sinceMeters += produced
+                    if sinceMeters >= Self.meterEvery {
+                        sinceMeters = 0
+                        analyzer.updateSpectrum()
+                        let m = analyzer.meters
+                        metersBox.withLock { $0 = m }
+                    }
+                    featuresReady.signal()
+                }
+            }
+        }
+        featuresReady.signal()
+        finished.signal()
+    }
+}
+
+extension Analyzer {
+    /// Runs an offline source to its end (or `maxSeconds` of it), calling
+    /// `emit` per hop with the features and the analyzer (for meters).
+    /// Returns the number of hops.
+    @discardableResult
+    public func run(_ source: any AudioSource, maxSeconds: Double? = nil,
+                    emit: (AudioFeatures, Analyzer) -> Void) throws(AudioSourceError) -> Int {
+        var buffer = [Float](repeating: 0, count: 4096)
+        var hops = 0
+        let limit = maxSeconds.map { Int64($0 * layout.sampleRate) } ?? Int64.max
+        while sampleCount < limit {
+            let r = try source.read(into: &buffer)
+            if r.count == 0 && r.dropped == 0 { break }
+            if r.dropped > 0 { skip(samples: r.dropped) }
+            let n = Int(min(Int64(r.count), limit - sampleCount))
+            buffer.withUnsafeBufferPointer { all in
+                process(UnsafeBufferPointer(rebasing: all[0..<n])) { f in
+                    hops += 1
+                    emit(f, self)
+                }
+            }
+            if r.isEnd { break }
+        }
+        return hops
+    }
+}
