@@ -168,7 +168,7 @@ final class LiveRunner {
                 ], displayHeight: display.1)
             }
             if audio.status == .demo { StatusPanels.demoLabel(displayWidth: display.0) }
-            if let r = remoteEditor { RemoteStatusLabel.draw(r.statusLine, connected: r.synced) }
+            if let r = remoteEditor { RemoteStatusLabel.draw(r.statusLine, connected: r.synced, displayWidth: display.0, displayHeight: display.1) }
             gui.endFrame()
             if let path = options.screenshot, (clock.now - startTime).seconds >= options.screenshotAt {
                 do {
