@@ -7,7 +7,7 @@ import Testing
 /// window of the same length just before) and its memory must stay bounded.
 @Suite(.serialized) struct RemoteAbuseTests {
     /// Length of each measured window.
-    static let window = 3.0
+    static let window = 2.5
     /// The stated memory bound for this host (256×144 field, 5000 agents;
     /// ≈ 30 MiB resident at rest): 64 MiB resident, whatever the attack. The
     /// network side can hold at most 16 × 64 KiB of pending frames, one 8 MiB
@@ -88,8 +88,8 @@ import Testing
         //    skipped), and 1 MiB frames before hello (closed: over 64 KiB).
         let stop = Atomic<Bool>(false)
         let sent = Atomic<Int>(0)
-        let flooder = try RawClient(port: port)
-        flooder.sendFrame(#"{"type":"hello","version":1}"#)
+        // Connected when the attack starts: an idle remote would be dropped after 3 s.
+        let flooder = Mutex<RawClient?>(nil)
         var rng = SeededRandom(7)
         var garbage = [UInt8](repeating: 0, count: 4 + (1 << 20))
         garbage[1] = 0x10  // length 1 MiB
@@ -98,14 +98,18 @@ import Testing
         let payload = garbage
         let flooderDone = DispatchSemaphore(value: 0)
         let thread = Thread {
+            guard let f = flooder.withLock({ $0 }) else { return }
             while !stop.load(ordering: .relaxed) {
-                guard flooder.send(payload) else { break }
+                guard f.send(payload) else { break }
                 sent.add(1, ordering: .relaxed)
             }
             flooderDone.signal()
         }
         var early: [Bool] = []
         let r3 = try Self.measure(host, "1 MiB garbage flood", attack: {
+            let f = try RawClient(port: port)
+            f.sendFrame(#"{"type":"hello","version":1}"#)
+            flooder.withLock { $0 = f }
             thread.start()
             for _ in 0..<3 {
                 let c = try RawClient(port: port)
@@ -122,16 +126,45 @@ import Testing
         #expect(host.process.isRunning, "the host is alive")
         // Each garbage frame was skipped and the stream was not poisoned: the
         // same connection still gets an answer to a ping.
-        flooder.sendFrame(#"{"type":"ping","id":77}"#)
+        let remote = try #require(flooder.withLock { $0 })
+        remote.sendFrame(#"{"type":"ping","id":77}"#)
         var answer: [[String: Any]] = []
         var received: [UInt8] = []
         let pong = poll(seconds: 10) {
-            received += flooder.receive(seconds: 0.2).bytes
+            received += remote.receive(seconds: 0.2).bytes
             answer = frames(received)
             return answer.contains { $0["type"] as? String == "pong" && $0["id"] as? Int == 77 }
         }
         #expect(pong, "pong after the flood: \(answer.map { $0["type"] ?? "?" })")
         #expect(answer.contains { $0["code"] as? String == "bad-message" }, "the host reported the skipped frames")
         print("garbage flood: \(floodMiB) MiB sent")
+
+        // 4. A flood of tiny valid frames from a remote (each one is work for the
+        //    host): bounded per connection, so rendering goes on.
+        var burst: [UInt8] = []
+        for k in 0..<2000 {
+            let json = Array(#"{"type":"params","seq":\#(k + 1),"values":{"global.exposure":\#(1 + Double(k % 100) / 100)}}"#.utf8)
+            burst += [0, 0, UInt8(json.count >> 8), UInt8(json.count & 0xFF)] + json
+        }
+        let burstBytes = burst
+        let tinyStop = Atomic<Bool>(false)
+        let tinyDone = DispatchSemaphore(value: 0)
+        let tinySent = Atomic<Int>(0)
+        let tinyThread = Thread {
+            guard let tiny = try? RawClient(port: port) else { return }
+            tiny.sendFrame(#"{"type":"hello","version":1}"#)
+            while !tinyStop.load(ordering: .relaxed) {
+                guard tiny.send(burstBytes) else { break }
+                tinySent.add(2000, ordering: .relaxed)
+            }
+            tinyDone.signal()
+        }
+        let r4 = try Self.measure(host, "tiny-frame flood", attack: { tinyThread.start() })
+        tinyStop.store(true, ordering: .relaxed)
+        _ = tinyDone.wait(timeout: .now() + 10)
+        Self.check(r4, "tiny-frame flood")
+        #expect(host.process.isRunning)
+        #expect(tinySent.load(ordering: .relaxed) >= 2000, "the tiny flood flowed")
+        print("tiny-frame flood: \(tinySent.load(ordering: .relaxed)) frames sent")
     }
 }

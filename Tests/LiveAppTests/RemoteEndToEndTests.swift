@@ -58,6 +58,24 @@ import Testing
         #expect(poll(seconds: 10) { (host.state?["preset"] as? String).map { $0 != "beta" } ?? false }, "the cycle moves to another preset")
     }
 
+    @Test func pushSendsTheRemotesLookInsteadOfPullingTheHosts() throws {
+        let fx = try RemoteFixture()
+        let host = try fx.startHost(extra: ["--preset", "alpha"])
+        defer { host.process.stop() }
+        let port = try #require(host.port)
+        let (remote, remoteState) = try fx.startRemote("pusher", port: port, script: [#"{"sync":true}"#],
+                                                       extra: ["--push", "--preset", "gamma"])
+        defer { remote.stop() }
+        var h: NSDictionary?, r: NSDictionary?
+        #expect(poll(seconds: 20) {
+            h = Self.shared(host.state)
+            r = Self.shared(readJSON(remoteState))
+            return h != nil && h == r && readJSON(remoteState)?["settled"] as? Bool == true
+        }, "host \(String(describing: h))\nremote \(String(describing: r))\n\(remote.stderr)")
+        #expect(h?["preset"] as? String == "gamma", "the host loaded the remote's preset")
+        #expect((h?["params"] as? [String: Any])?["global.exposure"] as? Double == 2, "with the remote's values")
+    }
+
     @Test func aValidHelloReplacesTheRemoteAnInvalidOneDoesNot() throws {
         let fx = try RemoteFixture()
         let host = try fx.startHost(extra: ["--token", Self.token])

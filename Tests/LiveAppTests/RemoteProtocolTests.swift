@@ -155,6 +155,21 @@ struct SeededRandom: RandomNumberGenerator {
         #expect(huge.feed([0x00, 0x80, 0x00, 0x01]).contains { if case .fatal = $0 { true } else { false } }, "8 MiB + 1 is fatal")
     }
 
+    @Test func aHelloAndABigFrameInOneReadUseTheRaisedLimitForTheSecond() {
+        let big = RemoteMessage.error(code: "x", message: String(repeating: "y", count: 100_000)).frame
+        let bytes = RemoteMessage.hello(RemoteHello()).frame + big
+        var d = FrameDecoder(limit: RemoteProtocol.preHelloLimit)
+        bytes.withUnsafeBytes { raw in
+            let (first, used) = d.feed(raw, stopAfterFrame: true)
+            #expect(Self.messages(first) == [.message(.hello(RemoteHello()))])
+            #expect(used == RemoteMessage.hello(RemoteHello()).frame.count, "it stops right after the hello")
+            d.limit = RemoteProtocol.frameLimit  // what the host does after a valid hello
+            let (second, rest) = d.feed(UnsafeRawBufferPointer(rebasing: raw[used...]), stopAfterFrame: true)
+            #expect(rest == big.count)
+            #expect(Self.messages(second).count == 1 && d.failure == nil, "100 KB is fine after hello")
+        }
+    }
+
     @Test func randomByteStringsNeverCrashAndGiveTheDocumentedOutcome() throws {
         var rng = SeededRandom(20_261_130)
         let tokens = Array(#"{}[]":,0123456789.-+eE truefalsenull\u"type""intent""params""hello""state""seq""values"#.utf8)

@@ -293,6 +293,7 @@ final class LiveRunner {
                 throw RuntimeFailure("remote: \(error)")
             }
             remoteEditor = RemoteEditorLink(client: client)
+            client.setLook(RemoteEditorLink.look(model))  // before connecting: `--push` sends it
             client.start()
         }
     }

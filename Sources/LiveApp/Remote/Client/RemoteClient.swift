@@ -95,7 +95,8 @@ final class RemoteClient: @unchecked Sendable {
         wake.signal()
     }
 
-    /// The editor's current look, pushed in `hello` when `push` is set.
+    /// The editor's current look, pushed in `hello` when `push` is set
+    /// (set it before `start`, and whenever it changes).
     func setLook(_ look: RemoteState) {
         shared.withLock { $0.look = look }
     }

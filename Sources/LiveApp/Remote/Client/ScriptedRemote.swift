@@ -34,6 +34,7 @@ final class ScriptedRemote {
             throw RuntimeFailure("\(error)")
         }
         let link = RemoteEditorLink(client: client)
+        client.setLook(RemoteEditorLink.look(model))  // before connecting: `--push` sends it
         client.start()
         defer { client.stop() }
         let clock = ContinuousClock()

@@ -75,6 +75,7 @@ final class HostLink {
     func publish(model: AppModel) {
         let s = Self.snapshot(model)
         let changed = s != last || force
+        force = false
         if changed {
             revision += 1
             last = s
@@ -82,7 +83,6 @@ final class HostLink {
         guard let id = connection else { return }
         if changed || ack != sentAck {
             if !changed { revision += 1 }
-            force = false
             sentAck = ack
             var out = s
             out.revision = revision

@@ -14,6 +14,9 @@ final class RemoteHost: @unchecked Sendable {
     static let readRate = 16.0 * 1024 * 1024
     /// Bytes a connection may send in one burst.
     static let readBurst = 1.0 * 1024 * 1024
+    /// Per connection: frames per second handled at most (a legitimate remote
+    /// sends about 20), so floods of tiny frames are bounded too.
+    static let frameRate = 1000.0
     /// A peer that does not read what the host sends is dropped past this backlog.
     static let maxOutbox = 1 << 20
 
@@ -43,6 +46,7 @@ final class RemoteHost: @unchecked Sendable {
         /// Set once the table decided to close it: flush, then close by this time.
         var closeBy: Double?
         var tokens = RemoteHost.readBurst
+        var frameTokens = RemoteHost.frameRate
         var refilled: Double
         var sentRevision: UInt64 = 0
         var pendingOut: Int { out.count - outStart }
@@ -148,19 +152,21 @@ final class RemoteHost: @unchecked Sendable {
                 var c = connections[id]!
                 refill(&c, t)
                 connections[id] = c
-                let readable = c.closeBy == nil && c.tokens > 0
+                let readable = c.closeBy == nil && c.tokens > 0 && c.frameTokens > 0
                 if c.closeBy == nil && c.tokens <= 0 { timeout = min(timeout, -c.tokens / Self.readRate + 0.001) }
+                if c.closeBy == nil && c.frameTokens <= 0 { timeout = min(timeout, -c.frameTokens / Self.frameRate + 0.001) }
                 if let by = c.closeBy { timeout = min(timeout, by - t) }
                 entries.append(PollSet.Entry(fd: c.socket.fd, read: readable, write: c.pendingOut > 0))
             }
             let ready = PollSet.wait(entries, timeout: max(timeout, 0))
             if ready[1].readable { wake.drain() }
-            if ready[0].readable { acceptAll() }
+            // Existing connections first: hang-ups free pending places before newcomers are counted.
             for (k, id) in ids.enumerated() {
                 let r = ready[k + 2]
                 if r.readable || (r.broken && connections[id]?.closeBy == nil) { readFrom(id) }
                 if r.writable || (connections[id]?.pendingOut ?? 0) > 0 { flush(id) }
             }
+            if ready[0].readable { acceptAll() }
         }
         connections.removeAll()
     }
@@ -180,41 +186,55 @@ final class RemoteHost: @unchecked Sendable {
 
     private func refill(_ c: inout Connection, _ t: Double) {
         c.tokens = min(Self.readBurst, c.tokens + (t - c.refilled) * Self.readRate)
+        c.frameTokens = min(Self.frameRate, c.frameTokens + (t - c.refilled) * Self.frameRate)
         c.refilled = t
     }
 
     private func readFrom(_ id: Int) {
         guard var c = connections[id], c.closeBy == nil else { return }
-        var budget = min(Int(c.tokens), 256 * 1024)
+        var budget = c.frameTokens > 0 ? min(Int(c.tokens), 256 * 1024) : 0
         if budget <= 0 {
             // Hung up while over its read budget (a flood): do not spin on the hang-up.
             execute(table.closed(id, reason: "closed by the peer while over its read budget"))
             return
         }
         var closedReason: String?
-        var frames: [FrameDecoder.Event] = []
-        while budget > 0 {
+        while budget > 0, closedReason == nil {
             let chunk = UnsafeMutableRawBufferPointer(rebasing: readBuffer[0..<min(readBuffer.count, budget)])
             switch c.socket.read(into: chunk) {
             case .data(let n):
                 budget -= n
                 c.tokens -= Double(n)
-                frames += c.decoder.feed(UnsafeRawBufferPointer(rebasing: readBuffer[0..<n]))
-                if c.decoder.failure != nil { budget = 0 }
+                connections[id] = c
+                // Frame by frame: a valid hello raises the limit before the next length is checked.
+                var rest = UnsafeRawBufferPointer(rebasing: readBuffer[0..<n])
+                while !rest.isEmpty {
+                    guard var cur = connections[id], cur.closeBy == nil else { return }
+                    let (events, used) = cur.decoder.feed(rest, stopAfterFrame: true)
+                    cur.frameTokens -= Double(events.count)
+                    connections[id] = cur
+                    handle(events, from: id)
+                    rest = UnsafeRawBufferPointer(rebasing: rest[used...])
+                }
+                guard let now = connections[id], now.closeBy == nil else { return }
+                c = now
+                if c.frameTokens <= 0 { budget = 0 }
             case .wouldBlock:
                 budget = 0
             case .closed:
                 closedReason = "closed by the peer"
-                budget = 0
             case .failed(let e):
                 closedReason = "read failed: \(e)"
-                budget = 0
             }
         }
         connections[id] = c
+        if let closedReason { execute(table.closed(id, reason: closedReason)) }
+    }
+
+    private func handle(_ events: [FrameDecoder.Event], from id: Int) {
         let t = now
-        for e in frames {
-            guard connections[id]?.closeBy == nil else { break }
+        for e in events {
+            guard connections[id]?.closeBy == nil else { return }
             switch e {
             case .frame(let bytes):
                 let decoded = RemoteMessage.decode(bytes, limit: RemoteProtocol.frameLimit)
@@ -227,7 +247,6 @@ final class RemoteHost: @unchecked Sendable {
                 execute(table.closed(id, reason: reason))
             }
         }
-        if let closedReason, connections[id]?.closeBy == nil { execute(table.closed(id, reason: closedReason)) }
     }
 
     private func execute(_ decisions: [HostTable.Decision]) {

@@ -50,7 +50,23 @@ struct FrameDecoder: Sendable {
 
     /// Feeds bytes from one read; returns what they completed, in order.
     mutating func feed(_ bytes: UnsafeRawBufferPointer) -> [Event] {
-        guard failure == nil else { return [] }
+        var events: [Event] = []
+        var rest = bytes
+        while !rest.isEmpty {
+            let (e, used) = feed(rest, stopAfterFrame: false)
+            events += e
+            if used == 0 { break }
+            rest = UnsafeRawBufferPointer(rebasing: rest[used...])
+        }
+        return events
+    }
+
+    /// Feeds bytes, stopping right after the first complete frame when
+    /// `stopAfterFrame` is set (so the caller can act on it — e.g. raise the
+    /// limit after a valid `hello` — before the next frame's length is checked).
+    /// Returns the events and how many bytes were used.
+    mutating func feed(_ bytes: UnsafeRawBufferPointer, stopAfterFrame: Bool) -> (events: [Event], used: Int) {
+        guard failure == nil else { return ([], bytes.count) }
         var events: [Event] = []
         var i = 0
         let n = bytes.count
@@ -72,7 +88,7 @@ struct FrameDecoder: Sendable {
                 } else if len > limit {
                     failure = "frame of \(len) bytes is over the limit of \(limit) bytes"
                     events.append(.fatal(failure!))
-                    return events
+                    return (events, n)
                 } else {
                     expected = len
                 }
@@ -92,9 +108,10 @@ struct FrameDecoder: Sendable {
                 events.append(.frame(body))
                 body = []
                 expected = nil
+                if stopAfterFrame { return (events, i) }
             }
         }
-        return events
+        return (events, i)
     }
 
     /// Feeds bytes from an array (tests, small inputs).
