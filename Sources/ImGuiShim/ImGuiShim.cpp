@@ -44,6 +44,11 @@ void ig_setup_headless(float width, float height) {
     io.KeyMap[ImGuiKey_Z] = SDL_SCANCODE_Z;
 }
 void ig_set_display_size(float width, float height) { ImGui::GetIO().DisplaySize = ImVec2(width, height); }
+void ig_get_display_size(float *width, float *height) {
+    ImVec2 s = ImGui::GetIO().DisplaySize;
+    *width = s.x;
+    *height = s.y;
+}
 // Latin-1 plus the punctuation, arrows and maths signs the UI uses (… – ← → ≠ ≤ ≥ ▶ ●).
 static const ImWchar kGlyphRanges[] = {
     0x0020, 0x00FF, 0x2010, 0x2027, 0x2190, 0x2195, 0x2260, 0x2265, 0x25A0, 0x25CF, 0,

@@ -19,11 +19,24 @@ import Testing
             }
         }
         #expect(coloured == 0, "\(coloured) pixels are not grey")
-        // The same picture at saturation 1 is colourful (the test can fail).
-        p[.saturation] = 1
-        let colour = f.render(Renderer(width: Self.w, height: Self.h, threads: 2), p)
-        let c = colour.pixel(x: Self.w / 3, y: Self.h / 2)
-        #expect(c.r != c.g || c.g != c.b)
+        // The same picture at saturation 1 is colourful (the test can fail),
+        // and more vivid still at 2.
+        func chroma(_ img: RGBAImage) -> Double {
+            var sum = 0.0
+            for y in 0..<img.height {
+                for x in 0..<img.width {
+                    let c = img.pixel(x: x, y: y)
+                    sum += Double(max(c.r, c.g, c.b) - min(c.r, c.g, c.b))
+                }
+            }
+            return sum / Double(img.width * img.height)
+        }
+        var q = neutralParams()
+        let neutral = f.render(Renderer(width: Self.w, height: Self.h, threads: 2), q)
+        q[.saturation] = 2
+        let vivid = f.render(Renderer(width: Self.w, height: Self.h, threads: 2), q)
+        #expect(chroma(neutral) > 10)
+        #expect(chroma(vivid) > chroma(neutral) * 1.2, "saturation 2: \(chroma(vivid)) vs 1: \(chroma(neutral))")
     }
 
     @Test(arguments: [BlendMode.additive, .paint])
@@ -151,6 +164,9 @@ import Testing
         }
         #expect(ringOn / n > ringOff / n + 0.02, "ring luma \(ringOn / n) with bloom vs \(ringOff / n) without")
         #expect(on.meanLuma(x0: 0, y0: 0, x1: 20, y1: 20) == off.meanLuma(x0: 0, y0: 0, x1: 20, y1: 20), "far away stays as it was")
+        // Nothing is brighter than threshold 1: no glow at all.
+        p[.bloomThreshold] = 1
+        #expect(f.render(Renderer(width: Self.w, height: Self.h, threads: 2), p) == off)
 
         // An all-dark frame stays exactly the background, even at full bloom and threshold 0.
         let dark = SyntheticField(width: Self.w, height: Self.h)

@@ -15,7 +15,7 @@ import Testing
 
     @Test func jumpAnd200ParamChangesMirrorExactlyThenKillingTheRemoteResumesCycling() throws {
         let fx = try RemoteFixture()
-        let host = try fx.startHost(extra: ["--dwell", "1"])
+        let host = try fx.startHost(extra: ["--dwell", "3"])
         defer { host.process.stop() }
         let port = try #require(host.port)
         // Cycling on its own until someone connects.

@@ -26,20 +26,31 @@ public struct Preset: Sendable, Hashable, Identifiable {
 public struct PresetLoadError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file's name (as listed in its directory).
     public let file: String
-    /// JSON path of the offending value, e.g. `params["species.0.color"]`;
+    /// Line and column of the offending value; `.unknown` when the file could
+    /// not be read as text at all.
+    public let position: SourcePosition
+    /// JSON path of the offending value, e.g. `params.global.exposure`;
     /// "(top level)" for problems with the document as a whole.
     public let path: String
     /// What is wrong, in plain words.
     public let reason: String
 
-    public init(file: String, path: String, reason: String) {
+    public init(file: String, position: SourcePosition = .unknown, path: String, reason: String) {
         self.file = file
+        self.position = position
         self.path = path
         self.reason = reason
     }
 
-    /// `FILE: path: reason`.
-    public var description: String { "\(file): \(path): \(reason)" }
+    /// The strict reader's error, attributed to its file.
+    init(_ e: JSONError) {
+        self.init(file: e.file ?? "?", position: e.position, path: e.path.description, reason: e.reason)
+    }
+
+    /// `FILE:LINE:COL: path: reason` (the position left out when unknown).
+    public var description: String {
+        position.isKnown ? "\(file):\(position.line):\(position.column): \(path): \(reason)" : "\(file): \(path): \(reason)"
+    }
 }
 
 extension PresetParams {

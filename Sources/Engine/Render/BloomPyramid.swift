@@ -23,6 +23,12 @@ final class BloomPyramid {
     }
 
     let levels: [Level]
+    /// Level 0 after `process`, each row upsampled ×4 to the output width
+    /// (three planes, rows of `outStride`), so the finishing pass only
+    /// interpolates between two rows.
+    let expanded: [AlignedBuffer<Float>]
+    let outWidth: Int
+    let outStride: Int
     /// Output pixels per level-0 pixel along each axis.
     static let factor = 4
     /// Rows per chunk of the pyramid passes.
@@ -34,7 +40,7 @@ final class BloomPyramid {
         return w.map { Float($0 / s) }
     }()
 
-    init(outWidth: Int, outHeight: Int) {
+    init(outWidth: Int, outHeight: Int, outStride: Int) {
         var lv: [Level] = []
         var w = (outWidth + Self.factor - 1) / Self.factor, h = (outHeight + Self.factor - 1) / Self.factor
         for _ in 0..<3 {
@@ -43,6 +49,9 @@ final class BloomPyramid {
             h = (h + 1) / 2
         }
         levels = lv
+        self.outWidth = outWidth
+        self.outStride = outStride
+        expanded = (0..<3).map { _ in AlignedBuffer(count: outStride * lv[0].height) }
     }
 
     /// Level 0 as filled by the composite pass.
@@ -53,6 +62,32 @@ final class BloomPyramid {
         for i in 1..<levels.count { downsample(levels[i - 1], into: levels[i], pool: pool) }
         for l in levels { blur(l, pool: pool) }
         for i in stride(from: levels.count - 1, to: 0, by: -1) { addUpsampled(levels[i], into: levels[i - 1], pool: pool) }
+        expandBase(pool: pool)
+    }
+
+    /// Upsamples every level-0 row ×4 horizontally into `expanded`: output
+    /// pixel x samples level position (x + 0.5)/4 − 0.5, i.e. weights
+    /// ⅝/⅜, ⅞/⅛ on either side in a repeating pattern of four.
+    private func expandBase(pool: WorkerPool) {
+        let l = base
+        let src = l.planes.map(\.base), dst = expanded.map(\.base)
+        let bW = l.width, bS = l.stride, oS = outStride
+        pool.run(chunks: rowChunks(l.height)) { chunk, _ in
+            for y in (chunk * Self.rowsPerChunk)..<min(l.height, chunk * Self.rowsPerChunk + Self.rowsPerChunk) {
+                for c in 0..<3 {
+                    let a = src[c] + y * bS, o = dst[c] + y * oS
+                    var left = a[0]
+                    for i in 0..<bW {
+                        let mid = a[i], right = a[min(i + 1, bW - 1)]
+                        o[4 * i] = left * 0.375 + mid * 0.625
+                        o[4 * i + 1] = left * 0.125 + mid * 0.875
+                        o[4 * i + 2] = mid * 0.875 + right * 0.125
+                        o[4 * i + 3] = mid * 0.625 + right * 0.375
+                        left = mid
+                    }
+                }
+            }
+        }
     }
 
     private func rowChunks(_ h: Int) -> Int { (h + Self.rowsPerChunk - 1) / Self.rowsPerChunk }
@@ -121,25 +156,35 @@ final class BloomPyramid {
         }
     }
 
-    /// dst += bilinear ×2 upsample of src (edges clamped).
+    /// dst += bilinear ×2 upsample of src (edges clamped). Destination pixel
+    /// x samples source position (x + 0.5)/2 − 0.5: weights ¼ and ¾.
     private func addUpsampled(_ src: Level, into dst: Level, pool: WorkerPool) {
         let sp = src.planes.map(\.base), dp = dst.planes.map(\.base)
         let sw = src.width, sh = src.height, ss = src.stride, dw = dst.width, ds = dst.stride
+        let vecW = (sw + 7) / 8 * 8
         pool.run(chunks: rowChunks(dst.height)) { chunk, _ in
+            // One source row's worth, vertically interpolated, padded by one clamped value each side.
+            let row = UnsafeMutablePointer<Float>.allocate(capacity: vecW + 2)
+            defer { row.deallocate() }
             for y in (chunk * Self.rowsPerChunk)..<min(dst.height, chunk * Self.rowsPerChunk + Self.rowsPerChunk) {
-                // Source row coordinate (y + 0.5)/2 − 0.5.
-                let sy = (Float(y) + 0.5) * 0.5 - 0.5
-                let y0 = Int(sy.rounded(.down)), fy = sy - Float(y0)
-                let r0 = min(max(y0, 0), sh - 1), r1 = min(max(y0 + 1, 0), sh - 1)
+                let j = y >> 1
+                let (ra, rb, wb): (Int, Int, Float) = y & 1 == 0 ? (j - 1, j, 0.75) : (j, j + 1, 0.25)
+                let r0 = min(max(ra, 0), sh - 1), r1 = min(max(rb, 0), sh - 1)
+                let wa = V8(repeating: 1 - wb), wbv = V8(repeating: wb)
                 for c in 0..<3 {
                     let a = sp[c] + r0 * ss, b = sp[c] + r1 * ss, o = dp[c] + y * ds
-                    for x in 0..<dw {
-                        let sx = (Float(x) + 0.5) * 0.5 - 0.5
-                        let x0 = Int(sx.rounded(.down)), fx = sx - Float(x0)
-                        let c0 = min(max(x0, 0), sw - 1), c1 = min(max(x0 + 1, 0), sw - 1)
-                        let top = a[c0] + (a[c1] - a[c0]) * fx
-                        let bot = b[c0] + (b[c1] - b[c0]) * fx
-                        o[x] += top + (bot - top) * fy
+                    var x = 0
+                    while x < vecW {
+                        store8(load8(a + x) * wa + load8(b + x) * wbv, row + 1 + x)
+                        x += 8
+                    }
+                    row[0] = row[1]
+                    row[sw + 1] = row[sw]
+                    for i in 0..<sw {
+                        let left = row[i], mid = row[i + 1], right = row[i + 2]
+                        let x0 = 2 * i
+                        o[x0] += 0.25 * left + 0.75 * mid
+                        if x0 + 1 < dw { o[x0 + 1] += 0.75 * mid + 0.25 * right }
                     }
                 }
             }

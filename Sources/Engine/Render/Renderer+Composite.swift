@@ -20,8 +20,7 @@ extension Renderer {
         let lvl = bloom.base
         let bl: Rows3 = (lvl.planes[0].base, lvl.planes[1].base, lvl.planes[2].base)
         let bS = lvl.stride, bW = lvl.width
-        let G: (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>)? =
-            glow.map { ($0.merged[0].base, $0.merged[1].base, $0.merged[2].base) }
+        let G: UnsafeMutablePointer<UInt32>? = glow?.packed.base
         let trailGain = s.trailGain, glowGain = s.glowGain
         let kernel = CompositeKernel(s)
 
@@ -31,6 +30,13 @@ extension Renderer {
             let e: Rows3 = (scr, scr + S, scr + 2 * S)
             let acc: Rows3 = (scr + 3 * S, scr + 4 * S, scr + 5 * S)
             let v: Rows3 = (scr + 7 * S, scr + 7 * S + fwPad, scr + 7 * S + 2 * fwPad)
+            // The kaleidoscope gathers the whole chunk first, in small tiles, so
+            // the (rotated, mirrored) reads stay within a few cache lines.
+            let gathered = scr + 7 * S + 3 * fwPad
+            if case .map(let map) = sampler {
+                Self.mappedChunk(T, G, map: map, rows: y0..<y1, width: W, stride: S, trailGain: trailGain, glowGain: glowGain,
+                                 into: gathered)
+            }
             for y in y0..<y1 {
                 var src: Rows3
                 var gain: Float = 1
@@ -43,9 +49,9 @@ extension Renderer {
                         src = (T.0 + y * W, T.1 + y * W, T.2 + y * W)
                         gain = trailGain
                     }
-                case .map(let map):
-                    Self.mapped(T, G, map: map + y * W, width: W, trailGain: trailGain, glowGain: glowGain, into: e)
-                    src = e
+                case .map:
+                    let r = gathered + 3 * (y - y0) * S
+                    src = (r, r + S, r + 2 * S)
                 case .resample(let tx, let ty):
                     Self.resampled(T, G, tx: tx, ty: ty, row: y, fieldWidth: FW, fieldHeight: FH, width: W,
                                    trailGain: trailGain, glowGain: glowGain, vertical: v, into: e)
@@ -79,52 +85,72 @@ extension Renderer {
     }
 
     /// Identity sampling with head glow: E = trailGain·T + glowGain·heads.
-    static func identityWithGlow(_ T: Rows3, _ G: (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>),
+    static func identityWithGlow(_ T: Rows3, _ G: UnsafeMutablePointer<UInt32>,
                                  row y: Int, width W: Int, trailGain: Float, glowGain: Float, into e: Rows3) {
         let off = y * W
         let tg = V8(repeating: trailGain), gg = V8(repeating: glowGain)
-        @inline(__always) func one(_ t: UnsafeMutablePointer<Float>, _ g: UnsafeMutablePointer<UInt8>, _ o: UnsafeMutablePointer<Float>) {
-            var x = 0
-            while x < W {
-                let heads = bytesToFloat(UnsafeRawPointer(g + x).loadUnaligned(as: SIMD8<UInt8>.self))
-                store8(tg * load8(t + x) + gg * heads, o + x)
-                x += 8
-            }
+        var x = 0
+        while x < W {
+            let heads = UnsafeRawPointer(G + off + x).loadUnaligned(as: U8x8.self)
+            store8(tg * load8(T.0 + off + x) + gg * byteLane(heads, 0), e.0 + x)
+            store8(tg * load8(T.1 + off + x) + gg * byteLane(heads, 8), e.1 + x)
+            store8(tg * load8(T.2 + off + x) + gg * byteLane(heads, 16), e.2 + x)
+            x += 8
         }
-        one(T.0 + off, G.0 + off, e.0)
-        one(T.1 + off, G.1 + off, e.1)
-        one(T.2 + off, G.2 + off, e.2)
     }
 
-    /// Kaleidoscope sampling: each output pixel reads the field pixel the map names.
-    static func mapped(_ T: Rows3, _ G: (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>)?,
-                       map: UnsafeMutablePointer<Int32>, width W: Int, trailGain: Float, glowGain: Float, into e: Rows3) {
-        if let G {
-            for x in 0..<W {
-                let i = Int(map[x])
-                e.0[x] = trailGain * T.0[i] + glowGain * Float(G.0[i])
-                e.1[x] = trailGain * T.1[i] + glowGain * Float(G.1[i])
-                e.2[x] = trailGain * T.2[i] + glowGain * Float(G.2[i])
+    /// Byte `shift/8` of each lane as a float (exact, by the magic-number trick).
+    @inline(__always) static func byteLane(_ v: U8x8, _ shift: UInt32) -> V8 {
+        let b = (v &>> U8x8(repeating: shift)) & U8x8(repeating: 0xFF)
+        return unsafeBitCast(b | U8x8(repeating: 0x4B00_0000), to: V8.self) - V8(repeating: 8_388_608)
+    }
+
+    /// Kaleidoscope sampling of output rows `rows`: each output pixel reads the
+    /// field pixel the map names. Visits 16×16 output tiles, whose sources are
+    /// a small rotated patch of the field, and writes row r's three species at
+    /// `out + 3·(r − rows.lowerBound)·stride` (+0, +stride, +2·stride).
+    static func mappedChunk(_ T: Rows3, _ G: UnsafeMutablePointer<UInt32>?, map: UnsafeMutablePointer<Int32>, rows: Range<Int>,
+                            width W: Int, stride S: Int, trailGain: Float, glowGain: Float, into out: UnsafeMutablePointer<Float>) {
+        let tile = 16
+        var x0 = 0
+        while x0 < W {
+            let x1 = min(W, x0 + tile)
+            for y in rows {
+                let m = map + y * W
+                let e0 = out + 3 * (y - rows.lowerBound) * S, e1 = e0 + S, e2 = e1 + S
+                if let G {
+                    for x in x0..<x1 {
+                        let i = Int(m[x])
+                        let g = G[i]
+                        e0[x] = trailGain * T.0[i] + glowGain * Float(g & 0xFF)
+                        e1[x] = trailGain * T.1[i] + glowGain * Float((g >> 8) & 0xFF)
+                        e2[x] = trailGain * T.2[i] + glowGain * Float((g >> 16) & 0xFF)
+                    }
+                } else {
+                    for x in x0..<x1 {
+                        let i = Int(m[x])
+                        e0[x] = trailGain * T.0[i]
+                        e1[x] = trailGain * T.1[i]
+                        e2[x] = trailGain * T.2[i]
+                    }
+                }
             }
-        } else {
-            for x in 0..<W {
-                let i = Int(map[x])
-                e.0[x] = trailGain * T.0[i]
-                e.1[x] = trailGain * T.1[i]
-                e.2[x] = trailGain * T.2[i]
-            }
+            x0 = x1
         }
         // Lanes past the width are computed but never shown; keep them finite.
-        for x in W..<((W + 7) / 8 * 8) { e.0[x] = 0; e.1[x] = 0; e.2[x] = 0 }
+        for y in rows {
+            let e0 = out + 3 * (y - rows.lowerBound) * S
+            for x in W..<S { e0[x] = 0; e0[S + x] = 0; e0[2 * S + x] = 0 }
+        }
     }
 
     /// Cover-scaled sampling: vertical taps into `vertical` (field width), then
     /// horizontal taps into `e`.
-    static func resampled(_ T: Rows3, _ G: (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>)?,
+    static func resampled(_ T: Rows3, _ G: UnsafeMutablePointer<UInt32>?,
                           tx: AxisTaps, ty: AxisTaps, row y: Int, fieldWidth FW: Int, fieldHeight FH: Int, width W: Int,
                           trailGain: Float, glowGain: Float, vertical v: Rows3, into e: Rows3) {
-        let planes = [(T.0, G?.0, v.0, e.0), (T.1, G?.1, v.1, e.1), (T.2, G?.2, v.2, e.2)]
-        for (t0, g0, acc, o) in planes {
+        let planes = [(T.0, UInt32(0), v.0, e.0), (T.1, UInt32(8), v.1, e.1), (T.2, UInt32(16), v.2, e.2)]
+        for (t0, shift, acc, o) in planes {
             acc.update(repeating: 0, count: FW)
             for k in 0..<ty.taps {
                 let w = ty.weight[y * ty.taps + k]
@@ -133,10 +159,10 @@ extension Renderer {
                 let t = t0 + off
                 let wt = w * trailGain
                 for x in 0..<FW { acc[x] += wt * t[x] }
-                if let g0 {
-                    let g = g0 + off
+                if let G {
+                    let g = G + off
                     let wg = w * glowGain
-                    for x in 0..<FW { acc[x] += wg * Float(g[x]) }
+                    for x in 0..<FW { acc[x] += wg * Float((g[x] >> shift) & 0xFF) }
                 }
             }
             tx.index.withUnsafeBufferPointer { idx in

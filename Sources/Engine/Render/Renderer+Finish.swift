@@ -18,9 +18,8 @@ extension Renderer {
         let scratchBases = scratch.map(\.base)
         let bloomOn = s.bloomOn, vignetteOn = s.vignetteOn
         let satOn = s.saturationOn, conOn = s.contrastOn
-        let lvl = bloom.base
-        let bl = lvl.planes.map(\.base)
-        let bS = lvl.stride, bW = lvl.width, bH = lvl.height
+        let ex = bloom.expanded.map(\.base)
+        let bH = bloom.base.height
         let bloomK = V8(repeating: s.bloom * Self.bloomGain)
         let vigK = V8(repeating: s.vignette * Self.vignetteDepth)
         let vigStart = V8(repeating: Self.vignetteStart), vigScale = V8(repeating: 1 / (1 - Self.vignetteStart))
@@ -33,14 +32,13 @@ extension Renderer {
         pool.run(chunks: (H + rows - 1) / rows) { chunk, worker in
             let y0 = chunk * rows, y1 = min(H, y0 + rows)
             let scr = scratchBases[worker]
-            let up = (scr + 3 * S, scr + 4 * S, scr + 5 * S)
             let packed = UnsafeMutableRawPointer(scr + 6 * S).assumingMemoryBound(to: UInt32.self)
-            let tmp = scr + 7 * S
             for y in y0..<y1 {
-                if bloomOn {
-                    Self.upsampleBloomRow(bl, stride: bS, width: bW, height: bH, row: y, temp: tmp,
-                                          into: [up.0, up.1, up.2])
-                }
+                // Bloom rows above and below this output row, and the weight of the lower one.
+                let (ra, rb, wb) = Self.bloomRows(y, height: bH)
+                let wbv = V8(repeating: wb) * bloomK, wav = V8(repeating: 1 - wb) * bloomK
+                let up = (ex[0] + ra * S, ex[1] + ra * S, ex[2] + ra * S)
+                let dn = (ex[0] + rb * S, ex[1] + rb * S, ex[2] + rb * S)
                 let v = (Float(y) + 0.5 - Float(H) / 2) / (Float(H) / 2)
                 let vy = V8(repeating: v * v / 2)
                 let off = y * S
@@ -50,9 +48,9 @@ extension Renderer {
                 while x < S {
                     var r = load8(h0 + x), g = load8(h1 + x), b = load8(h2 + x)
                     if bloomOn {
-                        r += load8(up.0 + x) * bloomK
-                        g += load8(up.1 + x) * bloomK
-                        b += load8(up.2 + x) * bloomK
+                        r += load8(up.0 + x) * wav + load8(dn.0 + x) * wbv
+                        g += load8(up.1 + x) * wav + load8(dn.1 + x) * wbv
+                        b += load8(up.2 + x) * wav + load8(dn.2 + x) * wbv
                     }
                     if vignetteOn {
                         let t = clamp01((load8(vx + x) + vy - vigStart) * vigScale)
@@ -83,33 +81,18 @@ extension Renderer {
         }
     }
 
-    /// Bilinear ×4 upsample of one output row's worth of bloom level 0.
-    /// Output pixel x samples level position (x + 0.5)/4 − 0.5.
-    static func upsampleBloomRow(_ bl: [UnsafeMutablePointer<Float>], stride bS: Int, width bW: Int, height bH: Int,
-                                 row y: Int, temp: UnsafeMutablePointer<Float>, into up: [UnsafeMutablePointer<Float>]) {
-        let m = y & 3
+    /// The two level-0 bloom rows around output row y and the weight of the
+    /// second: the row samples level position (y + 0.5)/4 − 0.5, so by phase
+    /// y mod 4 the weights are ⅝, ⅞, ⅛, ⅜ (edges clamped).
+    @inline(__always)
+    static func bloomRows(_ y: Int, height bH: Int) -> (Int, Int, Float) {
         let j = y >> 2
-        // Rows and weights for phase m (see `Renderer+Finish` notes): −0.375, −0.125, +0.125, +0.375.
-        let (ra, rb, wb): (Int, Int, Float) = switch m {
+        let (ra, rb, wb): (Int, Int, Float) = switch y & 3 {
         case 0: (j - 1, j, 0.625)
         case 1: (j - 1, j, 0.875)
         case 2: (j, j + 1, 0.125)
         default: (j, j + 1, 0.375)
         }
-        let a = min(max(ra, 0), bH - 1), b = min(max(rb, 0), bH - 1)
-        for c in 0..<3 {
-            let pa = bl[c] + a * bS, pb = bl[c] + b * bS
-            for i in 0..<bW { temp[i] = pa[i] + (pb[i] - pa[i]) * wb }
-            let o = up[c]
-            var left = temp[0]
-            for i in 0..<bW {
-                let mid = temp[i], right = temp[min(i + 1, bW - 1)]
-                o[4 * i] = left * 0.375 + mid * 0.625
-                o[4 * i + 1] = left * 0.125 + mid * 0.875
-                o[4 * i + 2] = mid * 0.875 + right * 0.125
-                o[4 * i + 3] = mid * 0.625 + right * 0.375
-                left = mid
-            }
-        }
+        return (min(max(ra, 0), bH - 1), min(max(rb, 0), bH - 1), wb)
     }
 }

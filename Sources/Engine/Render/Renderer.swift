@@ -34,19 +34,24 @@ public final class Renderer: @unchecked Sendable {
     let pool: WorkerPool
     /// Row stride of the full-size planes (width rounded up to 8).
     let stride: Int
-    /// The composite after feedback (working space), kept as the next frame's
-    /// "previous frame".
+    /// The composite after feedback (display values, before bloom and
+    /// grading), kept as the next frame's "previous frame" — so feedback never
+    /// compounds the vignette or the colour grading.
     let history: [AlignedBuffer<Float>]
     var historyValid = false
     let bloom: BloomPyramid
     /// Per worker: scratch rows (3 sample rows + 3 bloom rows + 1 packed row
-    /// of `stride`, then 3 resample rows of the field width).
+    /// of `stride`, then 3 resample rows of the field width, then 3 × 16 rows
+    /// of `stride` for a chunk gathered through the kaleidoscope map).
     var scratch: [AlignedBuffer<Float>] = []
     var scratchFieldWidth = -1
     /// u²/2 per column for the vignette (u = −1…1 across the width).
     let vignetteX: AlignedBuffer<Float>
     var glow: HeadGlowPlanes?
-    var kaleidoscopeCache: (key: [Int], map: AlignedBuffer<Int32>)?
+    /// Kaleidoscope maps built so far, by [axes, field width, field height]
+    /// (a map costs tens of milliseconds to build, so switching between looks
+    /// must not rebuild it every time; at most 6 per field size).
+    var kaleidoscopeMaps: [[Int]: AlignedBuffer<Int32>] = [:]
     var tapsCache: (key: [Int], x: AxisTaps, y: AxisTaps)?
 
     /// Output rows per chunk of the full-size passes (a multiple of the bloom factor).
@@ -62,7 +67,7 @@ public final class Renderer: @unchecked Sendable {
         stride = s
         pool = WorkerPool(threads: threads)
         history = (0..<3).map { _ in AlignedBuffer(count: (width + 7) / 8 * 8 * height) }
-        bloom = BloomPyramid(outWidth: width, outHeight: height)
+        bloom = BloomPyramid(outWidth: width, outHeight: height, outStride: s)
         vignetteX = AlignedBuffer(count: (width + 7) / 8 * 8)
         for x in 0..<s {
             let u = (Float(x) + 0.5 - Float(width) / 2) / (Float(width) / 2)
@@ -154,7 +159,7 @@ public final class Renderer: @unchecked Sendable {
     func ensureScratch(fieldWidth: Int) {
         guard scratchFieldWidth != fieldWidth || scratch.count != pool.threads else { return }
         let fw = max((fieldWidth + 7) / 8 * 8, stride)
-        scratch = (0..<pool.threads).map { _ in AlignedBuffer(count: 7 * stride + 3 * fw + 64) }
+        scratch = (0..<pool.threads).map { _ in AlignedBuffer(count: 7 * stride + 3 * fw + 3 * Self.rowsPerChunk * stride + 64) }
         scratchFieldWidth = fieldWidth
     }
 
@@ -171,10 +176,12 @@ public final class Renderer: @unchecked Sendable {
     func makeSampler(field: FieldView, mapping: CoverMapping, settings s: RenderSettings) -> Sampler {
         if s.kaleidoscope > 0 {
             let key = [s.kaleidoscope, field.width, field.height]
-            if kaleidoscopeCache?.key != key {
-                kaleidoscopeCache = (key, KaleidoscopeMap.build(axes: s.kaleidoscope, mapping: mapping, pool: pool))
-            }
-            return .map(kaleidoscopeCache!.map.base)
+            if let map = kaleidoscopeMaps[key] { return .map(map.base) }
+            // Keep only maps for the current field size.
+            kaleidoscopeMaps = kaleidoscopeMaps.filter { $0.key[1] == field.width && $0.key[2] == field.height }
+            let map = KaleidoscopeMap.build(axes: s.kaleidoscope, mapping: mapping, pool: pool)
+            kaleidoscopeMaps[key] = map
+            return .map(map.base)
         }
         if mapping.isIdentity && width % 8 == 0 { return .identity }
         let key = [field.width, field.height]

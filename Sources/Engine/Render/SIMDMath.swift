@@ -49,11 +49,6 @@ let magicRound: Float = 12_582_912
     unsafeBitCast(v01 * V8(repeating: 255) + V8(repeating: magicRound), to: U8x8.self) & U8x8(repeating: 0xFF)
 }
 
-/// Bytes to floats by the same magic-number trick in reverse (exact).
-@inline(__always) func bytesToFloat(_ b: SIMD8<UInt8>) -> V8 {
-    let u = U8x8(truncatingIfNeeded: b) | U8x8(repeating: 0x4B00_0000)
-    return unsafeBitCast(u, to: V8.self) - V8(repeating: 8_388_608)
-}
 
 /// Colour spaces. The picture is composed in display values (sRGB-encoded,
 /// 0…1), so the chain never has to encode at the end; only the light the

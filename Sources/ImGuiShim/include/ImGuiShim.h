@@ -19,6 +19,7 @@ bool ig_has_context(void);
 /* Headless use (tests): display size, SDL-scancode key map, no .ini file. */
 void ig_setup_headless(float width, float height);
 void ig_set_display_size(float width, float height);
+void ig_get_display_size(float *width, float *height);
 /* Adds a TTF font at `size_px` (first one becomes the default); false if the file cannot be loaded. */
 bool ig_add_font_ttf(const char *path, float size_px);
 /* Removes every font (before adding fonts at a new size). */

@@ -48,6 +48,11 @@ enum AppAction: Equatable, Sendable {
     case dismissNotice(Int)
     case notice(String, NoticeLevel)
     case quit
+    // Preset library and live-set controls (AppModel+Library.swift)
+    /// A preset-library action (save, rename, move, pin, import, jump to slot…).
+    case library(LibraryAction)
+    /// A live-set control (blackout, hide all, key overlay, auto-cycle settings, capture).
+    case live(LiveAction)
 }
 
 /// Work the app shell must do after an action (the model itself does no I/O).
@@ -62,4 +67,8 @@ enum AppEffect: Equatable, Sendable {
     /// Print this notice on stderr (it is also in `model.notices`).
     case logNotice(String)
     case quit
+    /// File work of the preset library, for the I/O worker (`LibraryIO`).
+    case library(LibraryEffect)
+    /// A screenshot or recording toggle (the shell owns the frame and the recorder).
+    case capture(CaptureRequest)
 }

@@ -23,6 +23,10 @@ struct AppModel: Sendable {
     private(set) var fullscreen = false
     private(set) var uiScale = 1.0
     private(set) var playlistOn = false
+    /// The preset library (AppModel+Library.swift); `presets` follows its play order.
+    var library = LibraryModel(factory: [])
+    /// Live-set controls: blackout, hide all, key overlay, auto-cycle settings.
+    var live = LiveState()
     /// Display of the output-only window, nil when there is none.
     private(set) var outputDisplay: Int?
     /// Edit state at the start of the current continuous edit (slider drag).
@@ -141,7 +145,18 @@ struct AppModel: Sendable {
             return post(text, level)
         case .quit:
             return [.quit]
+        case .library(let a):
+            return handleLibrary(a)
+        case .live(let a):
+            return handleLive(a)
         }
+    }
+
+    /// The current look was just saved as preset `id` (already in `presets`):
+    /// it becomes the loaded preset, unedited. No undo step, no reseed.
+    mutating func adoptSavedLook(as id: String) {
+        guard let p = presets.first(where: { $0.id == id }) else { return }
+        edit = EditState(presetID: p.id, presetParams: p.params, base: edit.base)
     }
 
     /// Applies `body` to the base; one undo step unless a drag is in progress.

@@ -37,6 +37,7 @@ enum KeyMap {
             }
         }
         if k.alt { return nil }
+        if let a = liveAction(for: k) { return a }  // KeyMap+Live.swift
         switch k.key {
         case .tab: return k.isRepeat ? nil : .toggleUI
         case .f3: return k.isRepeat ? nil : .toggleOverlay

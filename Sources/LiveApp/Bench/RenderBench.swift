@@ -36,12 +36,13 @@ enum RenderBench {
         let renderer = Renderer(width: w, height: h, threads: o.threads)
         var image = RGBAImage(width: w, height: h)
 
-        /// Median seconds per frame over the repeats, and the mean pass split.
-        func measure(_ q: PresetParams) -> (Double, RenderTimings) {
+        /// Median wall and CPU seconds per frame over the repeats, and the mean pass split.
+        func measure(_ q: PresetParams) -> (Double, Double, RenderTimings) {
             renderer.render(sim: sim, params: q, into: &image)  // warm caches, build maps
-            var perRepeat: [Double] = []
+            var perRepeat: [Double] = [], cpu: [Double] = []
             var sum = RenderTimings()
             for _ in 0..<o.repeats {
+                let c0 = processCPUSeconds()
                 perRepeat.append(timeSeconds {
                     for _ in 0..<framesPerRepeat {
                         if step { sim.step(q) }
@@ -51,19 +52,21 @@ enum RenderBench {
                         sum.bloom += t.bloom; sum.finish += t.finish; sum.total += t.total
                     }
                 } / Double(framesPerRepeat))
+                cpu.append((processCPUSeconds() - c0) / Double(framesPerRepeat))
             }
             let n = Double(o.repeats * framesPerRepeat)
             sum.headGlow /= n; sum.maps /= n; sum.composite /= n; sum.bloom /= n; sum.finish /= n; sum.total /= n
-            return (median(perRepeat), sum)
+            return (median(perRepeat), median(cpu), sum)
         }
 
-        let (frame, passes) = measure(p)
+        let (frame, frameCPU, passes) = measure(p)
         var fields: [(String, JSONValue)] = [
             ("agents", .int(sim.agentCount)), ("width", .int(w)), ("height", .int(h)),
             ("threads", .int(renderer.threads)), ("framesPerRepeat", .int(framesPerRepeat)),
             ("repeats", .int(o.repeats)),
             ("msPerFrame", rounded(frame * 1000, 3)),
             ("framesPerSecond", rounded(1 / frame, 1)),
+            ("cpuMsPerFrame", rounded(frameCPU * 1000, 3)),
             ("renderMsPerFrame", rounded(passes.total * 1000, 3)),
             ("passMs", .object([
                 ("headGlow", rounded(passes.headGlow * 1000, 3)),
@@ -76,19 +79,24 @@ enum RenderBench {
         if step {
             fields.append(("simMsPerStep", rounded((frame - passes.total) * 1000, 3)))
         } else {
-            // Marginal cost of each effect: the chain with it minus the chain without it.
-            var split: [(String, JSONValue)] = []
+            // Marginal cost of each effect: the chain with it minus the chain
+            // without it (wall ms, and CPU ms summed over threads, which a busy
+            // machine disturbs less).
+            var split: [(String, JSONValue)] = [], splitCPU: [(String, JSONValue)] = []
             for (effect, off) in neutral {
                 var q = p
                 off(&q)
-                let (without, _) = measure(q)
+                let (without, withoutCPU, _) = measure(q)
                 split.append((effect, rounded((frame - without) * 1000, 3)))
+                splitCPU.append((effect, rounded((frameCPU - withoutCPU) * 1000, 3)))
             }
             var plain = p
             for (_, off) in neutral { off(&plain) }
-            let (base, _) = measure(plain)
+            let (base, baseCPU, _) = measure(plain)
             split.append(("plainComposite", rounded(base * 1000, 3)))
+            splitCPU.append(("plainComposite", rounded(baseCPU * 1000, 3)))
             fields.append(("effectMs", .object(split)))
+            fields.append(("effectCpuMs", .object(splitCPU)))
         }
         fields.append(("checksum", .string(String(image.pixels.reduce(UInt64(0xcbf2_9ce4_8422_2325)) {
             ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01b3

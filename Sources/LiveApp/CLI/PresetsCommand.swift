@@ -13,7 +13,7 @@ enum PresetsCommand: Subcommand {
     list            every factory preset in configs/presets (id, name, blend mode,
                     tags); files that fail to load are reported on stderr and skipped.
                     --json prints one JSON object per line.
-    contact-sheet   renders every preset (default 300 steps, 480x270 tiles from a
+    contact-sheet   renders every preset (default 300 steps, 400x225 tiles from a
                     960x540 field, agents scaled to the field's area) into one PNG
                     with the names under the tiles, e.g.
                     physarum presets contact-sheet --out docs/presets.png
@@ -60,7 +60,7 @@ enum PresetsCommand: Subcommand {
             }
         }
         if !json { print("\n\(catalog.presets.count) presets in \(catalog.directory ?? "?")") }
-        return catalog.problems.isEmpty ? 0 : 1
+        return 0
     }
 
     static func contactSheet(_ args: [String]) throws -> Int32 {
@@ -77,7 +77,7 @@ enum PresetsCommand: Subcommand {
         guard out.lowercased().hasSuffix(".png") else { throw UsageError("--out must name a .png file") }
         sheet.presets = try loadCatalog().presets
         guard !sheet.presets.isEmpty else { throw RuntimeFailure("no presets to render") }
-        var progress = ProgressReporter(total: sheet.presets.count, label: "physarum presets contact-sheet")
+        var progress = ProgressReporter(total: sheet.presets.count, label: "physarum presets contact-sheet", unit: "preset")
         let image = try sheet.render { progress.update($0) }
         let dir = (out as NSString).deletingLastPathComponent
         if !dir.isEmpty { try FrameSink.makeDirectory(dir) }

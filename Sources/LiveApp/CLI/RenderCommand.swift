@@ -20,7 +20,9 @@ enum RenderCommand: Subcommand {
       --field WxH            simulation field size (default: the output size). A field
                              of another aspect ratio is scaled to cover the output,
                              centred, and the overhang is cropped (never stretched).
-      --agents N             override the preset's agent count
+      --agents N             override the preset's agent count (presets are tuned for
+                             a 1280x720 field; on a smaller field scale it by area to
+                             keep their density, e.g. a quarter for 640x360)
       --seed S               randomness seed (default 1)
       --steps-per-frame K    simulation steps per frame (default: the preset's sim
                              speed; fractions accumulate). Live, sim speed is steps

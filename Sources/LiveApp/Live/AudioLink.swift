@@ -1,11 +1,18 @@
 import AudioReactive
 import Engine
+import Foundation
 
-/// Audio for the live loop: capture (or the demo groove), analysis and the
-/// features of each frame. Main thread only.
+/// Audio for the live loop: PulseAudio capture (or the demo groove), the
+/// analysis thread, and the features of each frame.
 ///
-/// Placeholder until the capture/analysis module lands: reports `.off` and
-/// silent features.
+/// Start-up: capture from `--source` (or the server default). When no server
+/// answers, the built-in demo groove plays (labelled DEMO) while capture keeps
+/// retrying in the background; when the server appears, real capture takes
+/// over. Losing capture mid-run does not start the demo: modulation fades back
+/// to base until capture resumes.
+///
+/// Main thread only (it owns the analyses; their threads talk to it through
+/// wait-free queues).
 final class AudioLink {
     enum Status: Equatable {
         case off
@@ -16,24 +23,146 @@ final class AudioLink {
         var label: String {
             switch self {
             case .off: "audio off"
-            case .demo: "DEMO"
+            case .demo: "DEMO (no audio server)"
             case .live(let s): "live: \(s)"
-            case .waiting(let why): "no audio: \(why)"
+            case .waiting(let why): "no capture: \(why)"
             }
         }
     }
 
     private(set) var status: Status = .off
+    /// Hops with a `full` onset seen since start.
     private(set) var onsetsSeen = 0
-    private(set) var droppedSamples = 0
+    private var accumulator = FrameFeatureAccumulator()
+    private var capture: LiveAnalysis?
+    private var demo: LiveAnalysis?
+    private var notices: [String] = []
+    private var everCaptured = false
+    private var settings: AnalysisSettings
+    /// The capture source requested (nil = server default).
+    private(set) var sourceName: String?
+    private let forcedDemo: Bool
 
-    init(options: LiveOptions) {
-        status = options.noAudio ? .off : .demo
+    init(options: LiveOptions, source: String?, settings: AnalysisSettings) {
+        self.settings = settings
+        sourceName = source
+        forcedDemo = options.demo
+        if options.noAudio {
+            status = .off
+            return
+        }
+        if options.demo {
+            startDemo()
+            return
+        }
+        startCapture(waitSeconds: 1.5)
     }
 
-    /// Features for this frame (level = last hop, transient = peak since the last frame).
-    func frameFeatures() -> AudioFeatures { .silent }
+    deinit {
+        capture?.stop()
+        demo?.stop()
+    }
 
-    /// Notices raised since the last call (to show and log).
-    func takeNotices() -> [String] { [] }
+    private func startCapture(waitSeconds: Double) {
+        let pulse = PulseCapture(source: sourceName)
+        let analysis = LiveAnalysis(source: pulse, settings: settings)
+        analysis.start()
+        capture = analysis
+        let first = pulse.waitForFirstOutcome(timeout: waitSeconds)
+        if first.state == .capturing {
+            everCaptured = true
+            status = .live(sourceName ?? "default source")
+        } else {
+            let why = first.message ?? "the PulseAudio server did not answer"
+            notices.append("No audio capture (\(why)); playing the built-in demo groove until a server appears")
+            startDemo()
+        }
+    }
+
+    private func startDemo() {
+        let d = LiveAnalysis(source: RealtimeSource(Groove(), label: "demo groove"), settings: settings)
+        d.start()
+        demo = d
+        status = .demo
+    }
+
+    /// Switches capture to another source (nil = the server default) without
+    /// restarting the app.
+    func switchSource(_ name: String?) {
+        sourceName = name
+        capture?.stop()
+        capture = nil
+        accumulator.reset()
+        startCapture(waitSeconds: 1.0)
+        if case .live = status {
+            demo?.stop()
+            demo = nil
+        }
+    }
+
+    /// Applies new analysis settings (from the audio config) to the running analyses.
+    func apply(_ s: AnalysisSettings) {
+        settings = s
+        capture?.settings = s
+        demo?.settings = s
+    }
+
+    /// Whether modulation should be at full strength (capture or demo running).
+    var isDriving: Bool {
+        switch status {
+        case .live, .demo: true
+        default: false
+        }
+    }
+
+    /// The features for this frame: level = last hop, transient = peak since
+    /// the last frame. Also follows capture coming and going.
+    func frameFeatures() -> AudioFeatures {
+        followCapture()
+        let source = demo ?? capture
+        source?.drainFeatures { f in
+            accumulator.add(f)
+            if f.onset { onsetsSeen += 1 }
+        }
+        // Drain the idle capture too, so its queue never backs up.
+        if demo != nil { capture?.drainFeatures { _ in } }
+        return status == .off ? .silent : accumulator.takeFrame()
+    }
+
+    private func followCapture() {
+        guard let c = capture else { return }
+        let st = c.captureStatus
+        switch (status, st.state) {
+        case (.demo, .capturing) where !forcedDemo:
+            demo?.stop()
+            demo = nil
+            accumulator.reset()
+            everCaptured = true
+            status = .live(sourceName ?? "default source")
+            notices.append("Audio capture started (\(sourceName ?? "default source")); the demo groove stopped")
+        case (.live, .retrying), (.live, .connecting):
+            status = .waiting(st.message ?? "capture lost")
+            notices.append("Audio capture lost (\(st.message ?? "server gone")); modulation fades out until it returns")
+        case (.waiting, .capturing):
+            status = .live(sourceName ?? "default source")
+            notices.append("Audio capture resumed")
+        default:
+            break
+        }
+    }
+
+    /// Capture health for stats and the audio panel.
+    var captureStatus: CaptureStatus? { capture?.captureStatus }
+
+    /// Samples dropped by capture (reader fell behind).
+    var droppedSamples: Int { capture?.captureStatus.dropped ?? 0 }
+
+    /// Meters of the analysis that drives modulation.
+    var meters: AnalysisMeters? { (demo ?? capture)?.meters }
+
+    /// Notices raised since the last call.
+    func takeNotices() -> [String] {
+        defer { notices.removeAll() }
+        return notices
+    }
 }

@@ -18,6 +18,8 @@ final class LiveRunner {
     private let autosaver: SessionAutosaver?
     private let startTime = ContinuousClock.now
     private var seedCounter: UInt64
+    /// Library, auto-cycle, blackout, capture and their panels (issue 8; LiveSet.swift).
+    private let liveSet: LiveSet
     private var exitCode: Int32 = 0
     /// Remote control (issue 9): this window is a host (`--listen`) or a remote editor (`physarum remote`).
     private var hostLink: HostLink?
@@ -32,6 +34,9 @@ final class LiveRunner {
         var notices: [String] = []
         if let n = catalog.notice { notices.append(n) }
         for p in catalog.problems { notices.append("Preset skipped: \(p)") }
+        let liveSet = LiveSet(factory: catalog.presets)
+        self.liveSet = liveSet
+        notices += liveSet.startupNotices
         if options.noSession {
             autosaver = nil
         } else {
@@ -47,7 +52,9 @@ final class LiveRunner {
             start = catalog.preset(named: name)
             if start == nil { notices.append("There is no preset '\(name)'; starting with the first one") }
         }
-        model = AppModel(presets: catalog.presets, start: start ?? restored?.presetID.flatMap { catalog.preset(named: $0) })
+        model = AppModel(library: liveSet.initialLibrary, start: start ?? restored?.presetID.flatMap { id in
+            catalog.preset(named: id) ?? liveSet.initialLibrary.playOrder.first { $0.id == id }
+        })
         if start == nil, let s = restored, let p = s.params {
             model.restoreSession(presetID: s.presetID, base: p, locks: Set(s.locks), uiScale: s.uiScale)
         } else if let s = restored {
@@ -84,7 +91,10 @@ final class LiveRunner {
             return 1
         }
         if let n = gui.fontNotice { _ = model.handle(.notice(n, .warning)) }
-        let audio = AudioLink(options: options)
+        liveSet.attachGL()  // library thumbnails as GL textures of the editor window
+        let audioConfig = session.audio ?? AudioConfig.builtInDefault
+        let audio = AudioLink(options: options, source: options.source ?? session.source,
+                              settings: AnalysisSettings(config: audioConfig))
         let statsWriter: LineWriter?
         do {
             statsWriter = try options.stats.map { try LineWriter(path: $0) }
@@ -109,6 +119,7 @@ final class LiveRunner {
         var lastStatsSecond = 0
         var lastStateSecond = -1
         var frameIndex = 0
+        var lastFrameStart = clock.now
         for n in model.notices.items { printError("physarum: \(n.text)") }
         if let d = options.outputDisplay { apply(.outputWindow(d), sim: sim, renderer: renderer, window: window, gui: gui) }
 
@@ -127,10 +138,15 @@ final class LiveRunner {
                 if reseed { self.reseed(sim: sim, renderer: renderer) }
                 for m in messages { printError("physarum: \(m)") }
             }
+            // Auto-cycle and blackout: a preset switch happens at the black point of a fade.
+            let frameSeconds = frameIndex > 0 ? max(0.001, min(0.1, (t0 - lastFrameStart).seconds)) : 1.0 / 60
+            lastFrameStart = t0
+            for a in liveSet.tick(dt: frameSeconds, model: model) { apply(a, sim: sim, renderer: renderer, window: window, gui: gui) }
 
             // Audio → modulation → simulation.
             let features = audio.frameFeatures()
             for n in audio.takeNotices() { apply(.notice(n, .warning), sim: sim, renderer: renderer, window: window, gui: gui) }
+            modulator.advanceFade(toward: audio.isDriving ? 1 : 0, elapsed: frameSeconds, duration: 1)
             let effective = governor.adjust(modulator.process(base: model.base, features: features))
             stepCredit += effective[.simSpeed]
             let steps = Int(stepCredit)
@@ -145,6 +161,8 @@ final class LiveRunner {
                 renderer = Renderer(width: out.width, height: out.height, threads: threads)
             }
             renderer!.render(sim: sim, params: effective, into: &image)
+            // Output brightness (fades, blackout), pending thumbnails/screenshots, recording.
+            for a in liveSet.finish(&image, time: (clock.now - startTime).seconds) { apply(a, sim: sim, renderer: renderer, window: window, gui: gui) }
             let t2 = clock.now
 
             window.makeCurrent()
@@ -155,12 +173,13 @@ final class LiveRunner {
             gui.beginFrame()
             let display = (Float(window.size.width), Float(window.size.height))
             var uiActions: [AppAction] = []
-            if model.uiVisible {
+            if model.uiVisible && !model.live.allHidden {
                 MenuBar.draw(model: model, displayCount: SDLWindow.displayCount) { uiActions.append($0) }
                 editor.draw(model: model) { uiActions.append($0) }
                 StatusPanels.notices(model.notices, displayWidth: display.0) { uiActions.append($0) }
             }
-            if model.overlayVisible {
+            liveSet.drawUI(model: model) { uiActions.append($0) }
+            if model.overlayVisible && !model.live.allHidden {
                 StatusPanels.overlay(stats: stats, lines: [
                     "\(sim.agentCount) agents, field \(sim.width)x\(sim.height), output \(image.width)x\(image.height), \(window.vsync.rawValue)",
                     audio.status.label,
@@ -215,6 +234,7 @@ final class LiveRunner {
                 lastStateSecond = second
                 writeState(path)
             }
+            for a in liveSet.drainActions() { apply(a, sim: sim, renderer: renderer, window: window, gui: gui) }
             if let err = autosaver?.takeError() { apply(.notice(err, .error), sim: sim, renderer: renderer, window: window, gui: gui) }
             autosaver?.offer(currentSession(window), now: elapsed)
             if let q = options.quitAfter, elapsed >= q { running = false }
@@ -223,6 +243,7 @@ final class LiveRunner {
                 if budget > 0.001 { Thread.sleep(forTimeInterval: budget) }
             }
         }
+        liveSet.shutdown()
         autosaver?.saveNow(currentSession(window))
         statsWriter?.flush()
         if let path = options.stateFile { writeState(path) }
@@ -269,6 +290,8 @@ final class LiveRunner {
                 printError("physarum: \(text)")
             case .quit:
                 running = false
+            case .library, .capture:
+                for a in liveSet.perform(effect) { apply(a, sim: sim, renderer: renderer, window: window, gui: gui) }
             }
         }
     }
@@ -355,6 +378,9 @@ final class LiveRunner {
             ("bands", .object(bands)), ("onsets", .int(audio.onsetsSeen)), ("droppedAudio", .int(audio.droppedSamples)),
             ("audio", .string(audio.status.label)), ("preset", model.currentPreset.map { .string($0.id) } ?? .null),
             ("uiVisible", .bool(model.uiVisible)),
+            ("recording", .object([("active", .bool(liveSet.recorder.status.isActive)),
+                                   ("seconds", rounded(liveSet.recorder.status.seconds, 2)),
+                                   ("dropped", .int(liveSet.recorder.status.dropped))])),
             ("agents", .int(Int(governor.adjust(model.base)[.agents]))),
             ("governor", .object([("enabled", .bool(governor.enabled)), ("agentFactor", .double(governor.agentFactor)),
                                   ("resolutionFactor", .double(governor.resolutionFactor)),

@@ -6,7 +6,7 @@ import Foundation
 struct ContactSheet {
     var presets: [Preset]
     /// Size of each tile (the rendered frame).
-    var tileWidth = 480, tileHeight = 270
+    var tileWidth = 400, tileHeight = 225
     /// Simulation field per tile; agents are scaled from the preset's count
     /// (meant for a 1280×720 field) by field area, so the density — and with it
     /// the look — stays the preset's.

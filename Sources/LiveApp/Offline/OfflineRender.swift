@@ -53,14 +53,17 @@ struct OfflineRender {
 struct ProgressReporter {
     let total: Int
     let label: String
+    /// What is counted ("frame", "preset").
+    let unit: String
     private let clock = ContinuousClock()
     private let start: ContinuousClock.Instant
     private var lastPrint: ContinuousClock.Instant
     private let tty = isatty(STDERR_FILENO) != 0
 
-    init(total: Int, label: String) {
+    init(total: Int, label: String, unit: String = "frame") {
         self.total = total
         self.label = label
+        self.unit = unit
         start = clock.now
         lastPrint = start
     }
@@ -71,10 +74,11 @@ struct ProgressReporter {
         guard done == total || now - lastPrint >= interval else { return }
         lastPrint = now
         let secs = Self.seconds(now - start)
-        let fps = secs > 0 ? Double(done) / secs : 0
-        let eta = fps > 0 ? Double(total - done) / fps : 0
+        let rate = secs > 0 ? Double(done) / secs : 0
+        let eta = rate > 0 ? Double(total - done) / rate : 0
         let pct = total > 0 ? 100 * done / total : 100
-        let line = "\(label): frame \(done)/\(total) (\(pct)%), \(String(format: "%.1f", fps)) fps, ETA \(Self.clockText(eta))"
+        let speed = unit == "frame" ? String(format: "%.1f fps", rate) : String(format: "%.1f s per \(unit)", rate > 0 ? 1 / rate : 0)
+        let line = "\(label): \(unit) \(done)/\(total) (\(pct)%), \(speed), ETA \(Self.clockText(eta))"
         if tty {
             FileHandle.standardError.write(Data(("\r" + line + (done == total ? "\n" : "")).utf8))
         } else {

@@ -29,7 +29,10 @@ final class RemoteEditorLink {
     var settled: Bool { synced && unacked.isEmpty && (host?.ack ?? 0) >= seq }
 
     /// One line for the window's status notice and stderr.
-    var statusLine: String { status.label(host: client.target.description) }
+    var statusLine: String {
+        let line = status.label(host: client.target.description)
+        return synced && host?.playlist == true ? line + " — the host is cycling presets" : line
+    }
 
     /// Called before the shell applies `action`; true when it was sent to the
     /// host instead (an intent while synced), so the shell must not apply it.

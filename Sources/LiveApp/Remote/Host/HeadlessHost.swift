@@ -3,14 +3,17 @@ import Engine
 import Foundation
 
 /// `physarum host --headless`: the live loop without a window — apply remote
-/// actions, step the simulation, really render each frame into an image (then
-/// drop it), at a target frame rate. The network runs on its own thread
-/// (`RemoteHost`); this loop only drains its inbox and posts state snapshots.
-/// Audio is not captured here: modulation stays at rest. Main thread only.
+/// actions, auto-cycle (the library's `AutoCycle`: dwell, fade, hold, pinned
+/// presets first), step the simulation, really render each frame into an
+/// image (faded like the window's output, then dropped), at a target frame
+/// rate. The presets are the user's library (read only here) and the factory
+/// ones. The network runs on its own thread (`RemoteHost`); this loop only
+/// drains its inbox and posts state snapshots. Audio is not captured here:
+/// modulation stays at rest. Main thread only.
 final class HeadlessHost {
     let options: HostOptions
     private var model: AppModel
-    private var cycle: PlaylistTimer
+    private var cycle = AutoCycle()
     private var seedCounter: UInt64
     private var frames = 0
     private var notices: [String] = []
@@ -20,14 +23,17 @@ final class HeadlessHost {
         let catalog = PresetCatalog.factory()
         if let n = catalog.notice { notices.append(n) }
         for p in catalog.problems { notices.append("Preset skipped: \(p)") }
+        let loaded = LibraryStore(directory: LibraryStore.defaultDirectory()).load()
+        if let n = loaded.notice { notices.append(n) }
+        let library = LibraryModel(factory: catalog.presets, document: loaded.document, loadProblem: loaded.problem)
         var start: Preset?
         if let name = options.preset {
-            start = catalog.preset(named: name)
+            start = catalog.preset(named: name) ?? library.playOrder.first { $0.id == name }
             if start == nil { notices.append("There is no preset '\(name)'; starting with the first one") }
         }
-        model = AppModel(presets: catalog.presets, start: start)
+        model = AppModel(library: library, start: start ?? catalog.presets.first)
         if let a = options.agents { _ = model.handle(.setParam(.agents, Double(a))) }
-        cycle = PlaylistTimer(dwell: options.dwell)
+        _ = model.handle(.live(.setDwell(options.dwell)))
         seedCounter = options.seed
         // An installation cycles on its own until someone connects.
         if options.onDisconnect == .cycle { _ = model.handle(.togglePlaylist) }
@@ -79,7 +85,9 @@ final class HeadlessHost {
             let now = (clock.now - start).seconds
             if let q = options.quitAfter, now >= q { break }
             link.pump(model: { self.model }, apply: apply)
-            if cycle.tick(dt: now - lastTick, enabled: model.playlistOn, current: model.currentPreset?.id) { apply(.next) }
+            // Auto-cycle: a preset switch happens at the black point of a fade.
+            let cycled = cycle.tick(dt: now - lastTick, input: model.cycleInput)
+            if let id = cycled.switchTo { apply(.jumpTo(id)) }
             lastTick = now
 
             let base = model.base
@@ -88,6 +96,7 @@ final class HeadlessHost {
             stepCredit -= Double(steps)
             sim.step(base, count: steps)
             renderer.render(sim: sim, params: base, into: &image)
+            image.scaleBrightness(cycled.alpha)
             frames += 1
             link.publish(model: model)
 

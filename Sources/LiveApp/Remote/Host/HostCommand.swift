@@ -62,7 +62,8 @@ enum HostCommand: Subcommand {
       --state-file FILE     the state (preset, params, cycling, revision, remote, frames) as JSON,
                             rewritten every second
       --stats FILE          one JSON line per second: t, frames, fps, remote
-      --dwell S             seconds per preset while cycling (default 25)
+      --dwell S             seconds per preset while cycling (3...600, default 25; then a
+                            1.5 s fade out, 0.5 s black, 1.5 s fade in)
       --quit-after S        quit by itself after S seconds
     SIGTERM or Ctrl+C quits (the state file is written one last time).
     """
@@ -97,7 +98,7 @@ enum HostCommand: Subcommand {
         o.threads = try r.int("--threads", in: 1...64)
         o.stateFile = try r.string("--state-file")
         o.stats = try r.string("--stats")
-        o.dwell = try r.double("--dwell", in: 1...3600) ?? 25
+        o.dwell = try r.double("--dwell", in: CycleSettings.dwellRange) ?? 25
         o.quitAfter = try r.double("--quit-after", in: 0...1e9)
         if let p = r.positionals().first { throw UsageError("unexpected argument '\(p)'") }
         try r.finish()

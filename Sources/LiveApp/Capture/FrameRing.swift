@@ -1,0 +1,65 @@
+import Synchronization
+
+/// A fixed ring of preallocated frame buffers from one producer (the frame
+/// loop) to one consumer (the encoder thread). Wait-free on both sides:
+/// `push` copies into a free slot or returns false at once when all are taken;
+/// nothing is allocated after init.
+///
+/// Invariant (why it is `@unchecked Sendable`): a slot's bytes and repeat
+/// count are written only by the producer while the slot is free
+/// (`tail − head < capacity`) and read only by the consumer while it is filled
+/// (`head < tail`); ownership passes through the release/acquire stores and
+/// loads of `tail` and `head`. One producer thread and one consumer thread.
+final class FrameRing: @unchecked Sendable {
+    let capacity: Int
+    let frameBytes: Int
+    private let storage: UnsafeMutableRawPointer
+    private let repeats: UnsafeMutablePointer<Int>
+    /// Next slot to consume (written by the consumer).
+    private let head = Atomic<Int>(0)
+    /// Next slot to fill (written by the producer).
+    private let tail = Atomic<Int>(0)
+
+    /// Allocates `capacity` buffers of `frameBytes` (zero-filled, so the pages exist before the first frame).
+    init(capacity: Int, frameBytes: Int) {
+        precondition(capacity > 0 && frameBytes > 0)
+        self.capacity = capacity
+        self.frameBytes = frameBytes
+        storage = UnsafeMutableRawPointer.allocate(byteCount: capacity * frameBytes, alignment: 64)
+        storage.initializeMemory(as: UInt8.self, repeating: 0, count: capacity * frameBytes)
+        repeats = UnsafeMutablePointer<Int>.allocate(capacity: capacity)
+        repeats.initialize(repeating: 0, count: capacity)
+    }
+
+    deinit {
+        storage.deallocate()
+        repeats.deallocate()
+    }
+
+    /// Producer: copies `frame` (at least `frameBytes`) into a free slot, to be
+    /// written `count` times. False (nothing copied) when every slot is taken.
+    func push(_ frame: UnsafeRawBufferPointer, count: Int) -> Bool {
+        precondition(frame.count >= frameBytes, "frame smaller than the ring's frames")
+        let t = tail.load(ordering: .relaxed)
+        guard t - head.load(ordering: .acquiring) < capacity else { return false }
+        let slot = t % capacity
+        (storage + slot * frameBytes).copyMemory(from: frame.baseAddress!, byteCount: frameBytes)
+        repeats[slot] = count
+        tail.store(t + 1, ordering: .releasing)
+        return true
+    }
+
+    /// Consumer: runs `body` on the oldest filled slot (bytes, repeat count),
+    /// then frees it. False when the ring is empty.
+    func consume(_ body: (UnsafeRawBufferPointer, Int) -> Void) -> Bool {
+        let h = head.load(ordering: .relaxed)
+        guard h < tail.load(ordering: .acquiring) else { return false }
+        let slot = h % capacity
+        body(UnsafeRawBufferPointer(start: storage + slot * frameBytes, count: frameBytes), repeats[slot])
+        head.store(h + 1, ordering: .releasing)
+        return true
+    }
+
+    /// Filled slots right now (a snapshot; either thread).
+    var count: Int { tail.load(ordering: .acquiring) - head.load(ordering: .acquiring) }
+}

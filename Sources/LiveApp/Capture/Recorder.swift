@@ -1,0 +1,290 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// What the recording indicator shows.
+struct RecordingStatus: Equatable, Sendable {
+    enum Phase: Equatable, Sendable {
+        case idle, starting, recording, finishing
+    }
+
+    var phase = Phase.idle
+    /// The video file (once known).
+    var path: String?
+    /// Frames written to the encoder (repeats included) and their length in seconds.
+    var framesWritten = 0
+    var seconds = 0.0
+    /// Live frames that could not be recorded because the encoder was behind.
+    var dropped = 0
+
+    /// Whether the on-screen REC indicator should show.
+    var isActive: Bool { phase == .starting || phase == .recording }
+}
+
+/// One recording: the frame ring, the encoder thread's flags and counters.
+/// Shared by the frame loop (producer) and the encoder thread; atomics and a
+/// Mutex only.
+private final class RecordingSession: Sendable {
+    let width: Int, height: Int, fps: Double
+    let ring: FrameRing
+    let wake = DispatchSemaphore(value: 0)
+    let accepting = Atomic<Bool>(true)
+    let stopRequested = Atomic<Bool>(false)
+    let done = Atomic<Bool>(false)
+    let dropped = Atomic<Int>(0)
+    let written = Atomic<Int>(0)
+    let info = Mutex<(phase: RecordingStatus.Phase, path: String?)>((.starting, nil))
+
+    init(width: Int, height: Int, fps: Double, queueFrames: Int) {
+        self.width = width
+        self.height = height
+        self.fps = fps
+        ring = FrameRing(capacity: queueFrames, frameBytes: width * height * 4)
+    }
+
+    var status: RecordingStatus {
+        let (phase, path) = info.withLock { $0 }
+        let n = written.load(ordering: .relaxed)
+        return RecordingStatus(phase: phase, path: path, framesWritten: n, seconds: Double(n) / fps,
+                               dropped: dropped.load(ordering: .relaxed))
+    }
+}
+
+/// Notices from a background thread to the frame loop (a Mutex-guarded list).
+final class NoticeOutbox: Sendable {
+    private let items = Mutex<[AppAction]>([])
+
+    init() {}
+
+    /// Adds a notice (any thread).
+    func post(_ text: String, _ level: NoticeLevel) { items.withLock { $0.append(.notice(text, level)) } }
+
+    /// Everything posted since the last call.
+    func drain() -> [AppAction] {
+        items.withLock { o in
+            defer { o.removeAll() }
+            return o
+        }
+    }
+}
+
+/// Video recording (R): frames from the frame loop go through a bounded ring
+/// of preallocated buffers to an encoder thread that feeds a `VideoSink`
+/// (ffmpeg). `offer` never blocks and never allocates: when the encoder falls
+/// behind, the frame is dropped and counted, and the next accepted frame is
+/// repeated to keep the video's timing. Frames are paced to `fps` by the
+/// loop's clock (extra frames are skipped, late ones repeated), so the video
+/// lasts as long as the live set did whatever the live frame rate.
+/// Failures (no ffmpeg, disk full, ffmpeg dying) become notices; the set goes on.
+///
+/// Thread safety: main thread (the frame loop) only; the encoder thread talks
+/// to it through the session's atomics and the notice outbox.
+final class Recorder {
+    /// Video frame rate.
+    let fps: Double
+    /// Ring size in frames.
+    let queueFrames: Int
+    /// Longest gap (seconds) filled with repeats after a stall; the rest counts as dropped.
+    let maxGap = 5.0
+    private let directory: @Sendable () -> String
+    private let makeSink: @Sendable (RecordingSpec) -> any VideoSink
+    private let outbox = NoticeOutbox()
+    private var session: RecordingSession?
+    private var last: RecordingSession?
+    // Producer-side pacing (main thread).
+    private var startTime: Double?
+    private var queuedFrames = 0
+
+    /// `directory` is resolved on the encoder thread (it may read user-dirs.dirs).
+    init(fps: Double = 30, queueFrames: Int = 6,
+         directory: @escaping @Sendable () -> String = { UserDirectories.recordingDirectory(ProcessInfo.processInfo.environment) },
+         makeSink: @escaping @Sendable (RecordingSpec) -> any VideoSink = { FFmpegSink(spec: $0) }) {
+        precondition(fps > 0 && queueFrames > 0)
+        self.fps = fps
+        self.queueFrames = queueFrames
+        self.directory = directory
+        self.makeSink = makeSink
+        signal(SIGPIPE, SIG_IGN)  // a dying ffmpeg must be an error on write, not kill the set
+    }
+
+    /// The current (or last) recording's state, for the indicator.
+    var status: RecordingStatus { (session ?? last)?.status ?? RecordingStatus() }
+
+    /// Frames waiting in the ring for the encoder (0 when not recording).
+    var pendingFrames: Int { session?.ring.count ?? 0 }
+
+    /// True while frames are being taken.
+    var isRecording: Bool { session?.accepting.load(ordering: .relaxed) ?? false }
+
+    /// Starts recording frames of this size (preallocates the ring here, once).
+    /// False when a recording is already running.
+    @discardableResult
+    func start(width: Int, height: Int) -> Bool {
+        reapFinished()
+        guard session == nil else { return false }
+        guard width > 1, height > 1 else {
+            post("Recording not started: the frame is \(width)x\(height)", .warning)
+            return false
+        }
+        let s = RecordingSession(width: width, height: height, fps: fps, queueFrames: queueFrames)
+        session = s
+        startTime = nil
+        queuedFrames = 0
+        let directory = directory, makeSink = makeSink, outbox = outbox
+        let thread = Thread { Self.encode(s, directory: directory, makeSink: makeSink, outbox: outbox) }
+        thread.name = "physarum.recorder"
+        thread.start()
+        return true
+    }
+
+    /// Stops taking frames; the encoder finishes the video on its thread (a
+    /// notice says where it is). Never blocks.
+    func stop() {
+        guard let s = session else { return }
+        s.accepting.store(false, ordering: .relaxed)
+        s.stopRequested.store(true, ordering: .releasing)
+        s.wake.signal()
+        last = s
+        session = nil
+    }
+
+    /// Starts or stops (R).
+    func toggle(width: Int, height: Int) {
+        if isRecording { stop() } else { start(width: width, height: height) }
+    }
+
+    /// Offers the frame shown at `time` (seconds, monotonic). Copies it into a
+    /// free ring slot when the video is due a frame; otherwise returns at once.
+    /// Never blocks, never allocates.
+    func offer(_ frame: UnsafeRawBufferPointer, width: Int, height: Int, time: Double) {
+        guard let s = session else { return }
+        guard s.accepting.load(ordering: .relaxed) else {
+            reapFinished()
+            return
+        }
+        guard width == s.width, height == s.height, frame.count >= width * height * 4 else {
+            stop()
+            post("Recording stopped: the frame size changed from \(s.width)x\(s.height) to \(width)x\(height)", .warning)
+            return
+        }
+        let t0 = startTime ?? time
+        startTime = t0
+        let due = Int(((time - t0) * fps).rounded(.down)) + 1
+        var count = due - queuedFrames
+        guard count > 0 else { return }  // faster than the video's rate: not needed
+        let cap = Int(maxGap * fps)
+        if count > cap {
+            s.dropped.add(count - cap, ordering: .relaxed)
+            queuedFrames += count - cap
+            count = cap
+        }
+        guard s.ring.push(frame, count: count) else {
+            s.dropped.add(1, ordering: .relaxed)  // the next accepted frame fills the gap
+            return
+        }
+        queuedFrames += count
+        s.wake.signal()
+    }
+
+    /// The same for a pixel array.
+    func offer(_ pixels: [UInt8], width: Int, height: Int, time: Double) {
+        pixels.withUnsafeBytes { offer($0, width: width, height: height, time: time) }
+    }
+
+    /// Notices from the encoder thread since the last call (as app actions).
+    func drainNotices() -> [AppAction] { outbox.drain() }
+
+    /// Polls until every recording's encoder thread has finished (at quit, in
+    /// tests). True when they did within `timeout` seconds.
+    func waitUntilFinished(timeout: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while [session, last].contains(where: { $0 != nil && !$0!.done.load(ordering: .acquiring) }) {
+            if Date() >= deadline { return false }
+            usleep(2_000)
+        }
+        return true
+    }
+
+    private func reapFinished() {
+        if let s = session, s.done.load(ordering: .acquiring) {
+            last = s
+            session = nil
+        }
+    }
+
+    private func post(_ text: String, _ level: NoticeLevel) { outbox.post(text, level) }
+
+    /// The encoder thread: open the sink, write frames as they come, close.
+    private static func encode(_ s: RecordingSession, directory: () -> String, makeSink: (RecordingSpec) -> any VideoSink,
+                               outbox: NoticeOutbox) {
+        func notice(_ text: String, _ level: NoticeLevel) { outbox.post(text, level) }
+        defer {
+            s.accepting.store(false, ordering: .relaxed)
+            while s.ring.consume({ _, _ in }) {}
+            s.info.withLock { $0.phase = .idle }
+            s.done.store(true, ordering: .releasing)
+        }
+        let dir = directory()
+        let path: String
+        do {
+            try UserDirectories.makeDirectory(dir)
+            path = uniquePath(dir)
+        } catch {
+            notice("Recording not started: \(error)", .error)
+            return
+        }
+        let sink = makeSink(RecordingSpec(path: path, width: s.width, height: s.height, fps: s.fps))
+        do {
+            try sink.open()
+        } catch {
+            notice("Recording not started: \(error)", .error)
+            return
+        }
+        s.info.withLock { $0 = (.recording, path) }
+        var failure: CaptureError?
+        loop: while true {
+            s.wake.wait()
+            while failure == nil, s.ring.consume({ frame, n in
+                for _ in 0..<n where failure == nil {
+                    do {
+                        try sink.write(frame)
+                        s.written.add(1, ordering: .relaxed)
+                    } catch {
+                        failure = (error as? CaptureError) ?? CaptureError("\(error)")
+                    }
+                }
+            }) {}
+            if failure != nil || (s.stopRequested.load(ordering: .acquiring) && s.ring.count == 0) { break loop }
+        }
+        s.accepting.store(false, ordering: .relaxed)
+        s.info.withLock { $0.phase = .finishing }
+        let closeError: CaptureError?
+        do {
+            try sink.close()
+            closeError = nil
+        } catch {
+            closeError = error
+        }
+        let st = s.status
+        let summary = String(format: "%.1f s, %d dropped", st.seconds, st.dropped)
+        if let failure {
+            notice("Recording stopped: \(failure) — \(path) (\(summary)) may be incomplete", .error)
+        } else if let closeError {
+            notice("Recording failed: \(closeError) — \(path)", .error)
+        } else {
+            notice("Recording saved: \(path) (\(summary))", .info)
+        }
+    }
+
+    /// An unused `physarum-<time>.mp4` in `dir`.
+    private static func uniquePath(_ dir: String) -> String {
+        let base = dir + "/" + Screenshot.fileStem(Date())
+        var path = base + ".mp4"
+        var n = 2
+        while FileManager.default.fileExists(atPath: path) {
+            path = base + "-\(n).mp4"
+            n += 1
+        }
+        return path
+    }
+}

@@ -1,0 +1,126 @@
+import Engine
+import Foundation
+
+/// Issue 8's pieces for the frame loop, in one place: the preset library and
+/// its I/O worker, auto-cycle and blackout, screenshots and recording, and
+/// their panels. The loop calls, each frame:
+///
+///     for a in liveSet.tick(dt:, model:) { apply(a) }        // before rendering
+///     liveSet.finish(&image, time:)                          // after rendering, before upload
+///     liveSet.drawUI(model:) { uiActions.append($0) }        // inside the ImGui frame
+///     for a in liveSet.drainActions() { apply(a) }           // worker replies, recorder notices
+///
+/// and hands every `.library` / `.capture` effect to `perform(_:)`.
+/// At quit: `shutdown()`. Main thread only.
+final class LiveSet {
+    let worker: FileWorker<AppAction>
+    let libraryIO: LibraryIO
+    let recorder: Recorder
+    var cycle = AutoCycle()
+    var panels = LivePanels()
+    /// The library read at start-up (install it with `AppModel(library:)`).
+    let initialLibrary: LibraryModel
+    /// Notices from start-up (a library that could not be read, a migration).
+    let startupNotices: [String]
+    /// This frame's auto-cycle output.
+    private(set) var cycleOutput = CycleOutput(alpha: 1, switchTo: nil, phase: .showing, untilNext: nil)
+    private let environment: [String: String]
+    /// Effects that need the output frame; done in `finish`.
+    private var frameEffects: [AppEffect] = []
+    /// Thumbnail textures for the panel, once a GL context exists (`attachGL`).
+    private(set) var thumbnails: ThumbnailTextures?
+
+    init(factory: [Preset], libraryDirectory: URL? = nil,
+         environment: [String: String] = ProcessInfo.processInfo.environment, recorder: Recorder = Recorder()) {
+        self.environment = environment
+        let store = LibraryStore(directory: libraryDirectory ?? LibraryStore.defaultDirectory(environment: environment))
+        let loaded = store.load()
+        initialLibrary = LibraryModel(factory: factory, document: loaded.document, loadProblem: loaded.problem)
+        startupNotices = loaded.notice.map { [$0] } ?? []
+        worker = FileWorker(name: "physarum.files")
+        libraryIO = LibraryIO(store: store, worker: worker)
+        self.recorder = recorder
+    }
+
+    /// Shows thumbnails in the library panel. Call once with the editor
+    /// window's GL context current (where ImGui draws).
+    func attachGL() {
+        let t = ThumbnailTextures(store: libraryIO.store)
+        thumbnails = t
+        panels.library.thumbnailTexture = { t.texture(for: $0) }
+    }
+
+    /// Advances auto-cycle and blackout by `dt` seconds; returns the preset
+    /// switch to apply (at the black point of a fade), if any.
+    func tick(dt: Double, model: AppModel) -> [AppAction] {
+        cycleOutput = cycle.tick(dt: dt, input: model.cycleInput)
+        return cycleOutput.switchTo.map { [.jumpTo($0)] } ?? []
+    }
+
+    /// The rendered frame: applies the output brightness (fades, blackout),
+    /// does pending thumbnails/screenshots/recording toggles, and offers the
+    /// frame to the recorder. `time` is the loop's clock in seconds.
+    func finish(_ image: inout RGBAImage, time: Double) -> [AppAction] {
+        image.scaleBrightness(cycleOutput.alpha)
+        var out: [AppAction] = []
+        if !frameEffects.isEmpty {
+            let effects = frameEffects
+            frameEffects.removeAll()
+            for e in effects { out += performWithFrame(e, image) }
+        }
+        if recorder.isRecording {
+            image.pixels.withUnsafeBytes { recorder.offer($0, width: image.width, height: image.height, time: time) }
+        }
+        return out
+    }
+
+    /// Executes a `.library` or `.capture` effect (others are ignored).
+    /// Returns actions to apply at once (e.g. a notice when the worker is full).
+    func perform(_ effect: AppEffect) -> [AppAction] {
+        switch effect {
+        case .library(.writeThumbnail), .capture:
+            frameEffects.append(effect)
+            return []
+        case .library(let e):
+            if case .removeThumbnails(let ids) = e { thumbnails?.remove(ids) }
+            return libraryIO.perform(e) { nil }
+        default:
+            return []
+        }
+    }
+
+    private func performWithFrame(_ effect: AppEffect, _ image: RGBAImage) -> [AppAction] {
+        switch effect {
+        case .library(let e):
+            let thumb = Thumbnail.make(from: image.pixels, width: image.width, height: image.height)
+            if case .writeThumbnail(let id) = e { thumbnails?.set(thumb, for: id) }
+            return libraryIO.perform(e) { thumb }
+        case .capture(.screenshot):
+            return Screenshot.save(image, worker: worker, environment: environment)
+                ? [] : [.notice("Screenshot not saved: file work is falling behind", .error)]
+        case .capture(.toggleRecording):
+            recorder.toggle(width: image.width, height: image.height)
+            return []
+        default:
+            return []
+        }
+    }
+
+    /// Draws the library panel, slot picker, key overlay and indicators.
+    func drawUI(model: AppModel, dispatch: (AppAction) -> Void) {
+        thumbnails?.update()
+        panels.draw(model: model, recording: recorder.status, cycle: cycleOutput, dispatch: dispatch)
+    }
+
+    /// Replies of finished file work and recorder notices, to apply through the model.
+    func drainActions() -> [AppAction] { worker.drainReplies() + recorder.drainNotices() }
+
+    /// Stops a recording (waiting for the video to be finished) and lets queued saves complete.
+    func shutdown() {
+        thumbnails = nil
+        panels.library.thumbnailTexture = nil
+        recorder.stop()
+        _ = recorder.waitUntilFinished(timeout: 30)
+        worker.shutdown(timeout: 10)
+    }
+}

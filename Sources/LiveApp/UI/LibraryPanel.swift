@@ -1,0 +1,256 @@
+import Engine
+import ImGuiShim
+
+/// The preset library panel: search, the 24 user slots and the factory
+/// presets (click a row to load it and select it), actions on the selected
+/// row (save here, rename, move, pin, delete, export), import, keep only
+/// pinned, reset to factory, the auto-cycle switches, and the yes/no question
+/// destructive actions ask.
+///
+/// Rows show a thumbnail when the shell supplies GL textures through
+/// `thumbnailTexture` (the presenter owns GL); otherwise a text list.
+/// Main thread only (ImGui). It reads the model and emits actions.
+struct LibraryPanel {
+    /// Screen rectangles of the last frame's items (tests aim the mouse with
+    /// them; rows scrolled out of the list are absent): "search", "name", "row:slot:<i>", "row:factory:<id>",
+    /// "save", "rename", "up", "down", "pin", "delete", "export", "exportPath",
+    /// "import", "importPath", "keepPinned", "reset", "cycle", "pinnedOnly",
+    /// "dwell", "yes", "no", "window".
+    private(set) var rects: [String: UI.Rect] = [:]
+    /// The search text.
+    var query = ""
+    /// The name typed for saving and renaming.
+    var name = ""
+    /// The selected row: a user slot or a factory preset id.
+    var selection: Selection?
+    var importPath = ""
+    var exportPath = "~/physarum-presets/"
+    /// GL texture of a user preset's thumbnail, if the shell has one loaded.
+    var thumbnailTexture: ((String) -> UInt32?)?
+    /// Seconds until the auto-cycle's next switch (from the last `CycleOutput`).
+    var untilNext: Double?
+    var width: Float = 430
+    /// The list's visible band this frame (rows outside it get no rect).
+    private var listTop: Float = 0
+    private var listBottom: Float = 0
+
+    /// What a row stands for.
+    enum Selection: Equatable {
+        case slot(Int)
+        case factory(String)
+    }
+
+    /// Draws the panel window.
+    mutating func draw(model: AppModel, dispatch: (AppAction) -> Void) {
+        let lib = model.library
+        rects.removeAll(keepingCapacity: true)
+        ig_set_next_window_pos(460, 32, UI.Cond.firstUseEver, 0, 0)  // below the menu bar
+        ig_set_next_window_size(width, 590, UI.Cond.firstUseEver)
+        defer { ig_end() }
+        // Does not take focus when it first appears (the parameter editor keeps it).
+        guard "Library".withCString({ ig_begin($0, nil, UI.WindowFlags.noFocusOnAppearing) }) else { return }
+        rects["window"] = UI.currentWindowRect
+        if let problem = lib.loadProblem {
+            UI.textColored("Library file not loaded (kept as is): " + problem, 1, 0.45, 0.3)
+        }
+        cycleControls(model, dispatch)
+        UI.separator()
+        ig_set_next_item_width(-1)
+        _ = UI.inputText("##search", &query, capacity: 128, hint: "Search name or tag")
+        rects["search"] = UI.lastItemRect
+        list(model, dispatch)
+        selectionBar(model, dispatch)
+        UI.separator()
+        fileRow(model, dispatch)
+        confirmation(lib, dispatch)
+    }
+
+    private mutating func cycleControls(_ model: AppModel, _ dispatch: (AppAction) -> Void) {
+        var on = model.playlistOn
+        if UI.checkbox("Auto-cycle", &on) { dispatch(.togglePlaylist) }
+        rects["cycle"] = UI.lastItemRect
+        if ig_is_item_hovered(0) { UI.tooltip("Space: show each preset for the dwell time, fade to black, switch, fade in") }
+        UI.sameLine()
+        var pinned = model.live.cycle.pinnedOnly
+        if UI.checkbox("Pinned only", &pinned) { dispatch(.live(.setPinnedOnly(pinned))) }
+        rects["pinnedOnly"] = UI.lastItemRect
+        if ig_is_item_hovered(0) { UI.tooltip("Cycle through pinned presets only (all presets when none is pinned)") }
+        UI.sameLine()
+        ig_set_next_item_width(110)
+        var dwell = model.live.cycle.dwell
+        let r = CycleSettings.dwellRange
+        let flags = UI.SliderFlags.alwaysClamp | UI.SliderFlags.logarithmic
+        if "##dwell".withCString({ ig_slider_double($0, &dwell, r.lowerBound, r.upperBound, "dwell %.0f s", flags) }) {
+            dispatch(.live(.setDwell(dwell)))
+        }
+        rects["dwell"] = UI.lastItemRect
+        if model.playlistOn, let t = untilNext {
+            UI.sameLine()
+            UI.textDisabled("next in \(Int(t.rounded(.up))) s")
+        }
+    }
+
+    private mutating func list(_ model: AppModel, _ dispatch: (AppAction) -> Void) {
+        let lib = model.library
+        let searching = !query.trimmingSpaces.isEmpty
+        let rowHeight: Float = 36  // thumbnail rows (64×36)
+        _ = "##rows".withCString { ig_begin_child($0, 0, 330, true, 0) }
+        defer { ig_end_child() }
+        var x: Float = 0, w: Float = 0
+        ig_get_window_pos(&x, &listTop)
+        ig_get_window_size(&w, &listBottom)
+        listBottom += listTop
+        if searching {
+            let found = lib.search(query)
+            if found.isEmpty { UI.textDisabled("Nothing matches \"\(query)\"") }
+            for item in found {
+                if let s = item.slot { slotRow(s, lib.slots[s], model, rowHeight, dispatch) } else { factoryRow(item, model, dispatch) }
+            }
+            return
+        }
+        UI.textDisabled("Your slots (keys 1…0, Shift+1…0, G for all)")
+        for s in 0..<LibraryDocument.slotCount { slotRow(s, lib.slots[s], model, rowHeight, dispatch) }
+        UI.textDisabled("Factory presets")
+        for item in lib.items where item.slot == nil { factoryRow(item, model, dispatch) }
+    }
+
+    private mutating func slotRow(_ i: Int, _ slot: UserSlot?, _ model: AppModel, _ rowHeight: Float, _ dispatch: (AppAction) -> Void) {
+        UI.pushID("slot\(i)")
+        defer { UI.popID() }
+        var height: Float = 0
+        if let slot, let tex = thumbnailTexture?(slot.preset.id) {
+            ig_image(tex, 64, rowHeight)
+            rects["thumb:slot:\(i)"] = UI.lastItemRect
+            UI.sameLine()
+            height = rowHeight
+        }
+        let label: String
+        if let slot {
+            let tags = slot.preset.tags.isEmpty ? "" : "  · " + slot.preset.tags.joined(separator: ", ")
+            label = "\(i + 1). " + (slot.pinned ? "● " : "") + slot.preset.name + tags
+        } else {
+            label = "\(i + 1). —"
+        }
+        let current = slot != nil && model.currentPreset?.id == slot?.preset.id
+        if "\(label)##row".withCString({ ig_selectable($0, selection == .slot(i) || current, 0, 0, height) }) {
+            selection = .slot(i)
+            if let slot {
+                name = slot.preset.name
+                dispatch(.library(.jumpToSlot(i)))
+            }
+        }
+        recordRow("row:slot:\(i)")
+    }
+
+    private mutating func factoryRow(_ item: LibraryItem, _ model: AppModel, _ dispatch: (AppAction) -> Void) {
+        let p = item.preset
+        UI.pushID("factory:" + p.id)
+        defer { UI.popID() }
+        let tags = p.tags.isEmpty ? "" : "  · " + p.tags.joined(separator: ", ")
+        let label = (item.pinned ? "● " : "") + p.name + tags
+        if "\(label)##row".withCString({ ig_selectable($0, selection == .factory(p.id) || model.currentPreset?.id == p.id, 0, 0, 0) }) {
+            selection = .factory(p.id)
+            dispatch(.jumpTo(p.id))
+        }
+        recordRow("row:factory:" + p.id)
+    }
+
+    /// Records a row's rectangle when it is scrolled into view.
+    private mutating func recordRow(_ key: String) {
+        let r = UI.lastItemRect
+        if r.y0 >= listTop && r.y1 <= listBottom { rects[key] = r }
+    }
+
+    /// Buttons acting on the selected row (disabled-looking when they cannot apply).
+    private mutating func selectionBar(_ model: AppModel, _ dispatch: (AppAction) -> Void) {
+        let lib = model.library
+        ig_set_next_item_width(-1)
+        _ = UI.inputText("##name", &name, capacity: 4 * LibraryModel.maxNameLength + 1, hint: "Name (for Save / Rename)")
+        rects["name"] = UI.lastItemRect
+        let slot: Int? = if case .slot(let s) = selection { s } else { nil }
+        let occupied = slot.map { lib.slots[$0] != nil } ?? false
+        let pinID: String? = switch selection {
+        case .slot(let s): lib.slots[s]?.preset.id
+        case .factory(let id): id
+        case nil: nil
+        }
+        if button("Save here", "save", enabled: slot != nil) {
+            let n = name.trimmingSpaces.isEmpty ? (model.currentPreset?.name ?? "Look \(slot! + 1)") : name
+            dispatch(.library(.saveToSlot(slot!, name: n)))
+        }
+        if ig_is_item_hovered(0) { UI.tooltip("Save the current look into the selected slot (asks before replacing)") }
+        UI.sameLine()
+        if button("Rename", "rename", enabled: occupied) { dispatch(.library(.renameSlot(slot!, name))) }
+        UI.sameLine()
+        if button("↑", "up", enabled: slot.map { $0 > 0 } ?? false) {
+            dispatch(.library(.moveSlot(slot!, by: -1)))
+            selection = .slot(slot! - 1)
+        }
+        UI.sameLine()
+        if button("↓", "down", enabled: slot.map { $0 < LibraryDocument.slotCount - 1 } ?? false) {
+            dispatch(.library(.moveSlot(slot!, by: 1)))
+            selection = .slot(slot! + 1)
+        }
+        UI.sameLine()
+        let pinned = pinID.map(lib.isPinned) ?? false
+        if button(pinned ? "Unpin" : "Pin", "pin", enabled: pinID != nil) { dispatch(.library(.togglePin(pinID!))) }
+        UI.sameLine()
+        if button("Delete", "delete", enabled: occupied) { dispatch(.library(.deleteSlot(slot!))) }
+    }
+
+    private mutating func fileRow(_ model: AppModel, _ dispatch: (AppAction) -> Void) {
+        let lib = model.library
+        let exportID: String? = switch selection {
+        case .slot(let s): lib.slots[s]?.preset.id
+        case .factory(let id): id
+        case nil: model.currentPreset?.id
+        }
+        ig_set_next_item_width(width - 110)
+        _ = UI.inputText("##exportPath", &exportPath, capacity: 1024, hint: "Export to file or folder")
+        rects["exportPath"] = UI.lastItemRect
+        UI.sameLine()
+        if button("Export", "export", enabled: exportID != nil && !exportPath.trimmingSpaces.isEmpty) {
+            dispatch(.library(.exportPreset(id: exportID!, path: String(exportPath.trimmingSpaces))))
+        }
+        ig_set_next_item_width(width - 110)
+        _ = UI.inputText("##importPath", &importPath, capacity: 1024, hint: "Preset JSON file to import")
+        rects["importPath"] = UI.lastItemRect
+        UI.sameLine()
+        if button("Import", "import", enabled: !importPath.trimmingSpaces.isEmpty) {
+            dispatch(.library(.importPreset(path: String(importPath.trimmingSpaces))))
+        }
+        if button("Keep only pinned", "keepPinned", enabled: lib.userCount > 0) { dispatch(.library(.keepOnlyPinned)) }
+        UI.sameLine()
+        if button("Reset to factory", "reset", enabled: true) { dispatch(.library(.resetToFactory)) }
+    }
+
+    /// The yes/no question of a pending destructive action (a modal popup).
+    private mutating func confirmation(_ lib: LibraryModel, _ dispatch: (AppAction) -> Void) {
+        let id = "Confirm##library"
+        guard let q = lib.pending else {
+            if id.withCString({ ig_is_popup_open($0) }), id.withCString({ ig_begin_popup_modal($0, nil, UI.WindowFlags.alwaysAutoResize) }) {
+                ig_close_current_popup()
+                ig_end_popup()
+            }
+            return
+        }
+        if !id.withCString({ ig_is_popup_open($0) }) { UI.openPopup(id) }
+        guard id.withCString({ ig_begin_popup_modal($0, nil, UI.WindowFlags.alwaysAutoResize) }) else { return }
+        UI.text(q.question(lib))
+        if UI.button("Yes", width: 90) { dispatch(.library(.confirm)) }
+        rects["yes"] = UI.lastItemRect
+        UI.sameLine()
+        if UI.button("No", width: 90) || ig_is_key_pressed(ScanCode.escape, false) { dispatch(.library(.cancel)) }
+        rects["no"] = UI.lastItemRect
+        ig_end_popup()
+    }
+
+    /// A button that looks dimmed and does nothing when disabled.
+    private mutating func button(_ label: String, _ key: String, enabled: Bool) -> Bool {
+        if !enabled { ig_push_style_var_float(UI.StyleVar.alpha, 0.4) }
+        let pressed = UI.button(label)
+        if !enabled { ig_pop_style_var(1) }
+        rects[key] = UI.lastItemRect
+        return pressed && enabled
+    }
+}
