@@ -90,8 +90,9 @@ import Testing
         #expect(t.tick(now: 11).contains(.send(2, .ping(1))), "ping every second")
         _ = t.received(2, .message(.pong(1)), now: 11.1)
         #expect(t.tick(now: 12).contains(.send(2, .ping(2))))
-        #expect(!t.tick(now: 14.0).contains { if case .close = $0 { true } else { false } }, "heard 2.9 s ago: still fine")
-        let silent = t.tick(now: 14.1)
+        t.heard(2, now: 12.5)  // part of a frame arrived: not silent
+        #expect(!t.tick(now: 15.4).contains { if case .close = $0 { true } else { false } }, "heard 2.9 s ago: still fine")
+        let silent = t.tick(now: 15.5)
         #expect(Self.closes(silent) == [2])
         #expect(Self.delivered(silent).count == 1)
         if case .disconnected(let why)? = Self.delivered(silent).first { #expect(why.contains("silent")) }

@@ -213,7 +213,9 @@ final class RemoteClient: @unchecked Sendable {
         var closed: String?
         reading: for _ in 0..<16 {
             switch s.read(into: readBuffer) {
-            case .data(let n): events += decoder.feed(UnsafeRawBufferPointer(rebasing: readBuffer[0..<n]))
+            case .data(let n):
+                lastHeard = now
+                events += decoder.feed(UnsafeRawBufferPointer(rebasing: readBuffer[0..<n]))
             case .wouldBlock: break reading
             case .closed: closed = "the host closed the connection"; break reading
             case .failed(let e): closed = "connection lost: \(e)"; break reading

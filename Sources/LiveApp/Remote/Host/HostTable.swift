@@ -91,6 +91,11 @@ struct HostTable: Sendable {
         }
     }
 
+    /// Bytes arrived from `id` (a frame may still be incomplete): the remote is not silent.
+    mutating func heard(_ id: Int, now: Double) {
+        if active?.id == id { active!.lastHeard = now }
+    }
+
     /// The decoder dropped a frame from `id` (empty, or not a JSON object).
     mutating func skipped(_ id: Int, reason: String, now: Double) -> [Decision] {
         if pending[id] != nil { return [.log("skipped a frame before hello: \(reason)")] }

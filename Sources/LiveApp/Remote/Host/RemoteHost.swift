@@ -206,6 +206,7 @@ final class RemoteHost: @unchecked Sendable {
                 budget -= n
                 c.tokens -= Double(n)
                 connections[id] = c
+                table.heard(id, now: now)
                 // Frame by frame: a valid hello raises the limit before the next length is checked.
                 var rest = UnsafeRawBufferPointer(rebasing: readBuffer[0..<n])
                 while !rest.isEmpty {
