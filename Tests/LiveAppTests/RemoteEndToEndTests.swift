@@ -76,6 +76,27 @@ import Testing
         #expect((h?["params"] as? [String: Any])?["global.exposure"] as? Double == 2, "with the remote's values")
     }
 
+    @Test func theRemoteReconnectsWhenTheHostComesBack() throws {
+        let fx = try RemoteFixture()
+        var host = try fx.startHost(extra: ["--preset", "beta"])
+        let port = try #require(host.port)
+        let (remote, remoteState) = try fx.startRemote("patient", port: port, script: [])
+        defer { remote.stop() }
+        #expect(poll(seconds: 15) { readJSON(remoteState)?["connected"] as? Bool == true }, "\(remote.stderr)")
+        host.process.signal(SIGKILL)
+        host.process.wait(seconds: 10)
+        #expect(poll(seconds: 10) { readJSON(remoteState)?["connected"] as? Bool == false }, "the remote notices")
+        #expect(poll(seconds: 5) { remote.stderr.contains("retrying in") }, "and retries: \(remote.stderr)")
+        // The same port again (SO_REUSEADDR), another preset.
+        try? FileManager.default.removeItem(at: host.stateFile)
+        host = try fx.startHost(address: "127.0.0.1:\(port)", extra: ["--preset", "gamma"])
+        defer { host.process.stop() }
+        #expect(poll(seconds: 15) {
+            readJSON(remoteState)?["connected"] as? Bool == true && readJSON(remoteState)?["preset"] as? String == "gamma"
+        }, "it reconnects by itself and pulls the new host's state: \(remote.stderr)")
+        #expect(poll(seconds: 5) { host.connects == 1 } && remote.isRunning)
+    }
+
     @Test func aValidHelloReplacesTheRemoteAnInvalidOneDoesNot() throws {
         let fx = try RemoteFixture()
         let host = try fx.startHost(extra: ["--token", Self.token])

@@ -68,4 +68,11 @@ import Testing
         for k in 1..<sends.count { #expect(sends[k].time - sends[k - 1].time >= 0.05 - 1e-9) }
         #expect(sends.last?.value == 0.05 + last, "the last value always arrives")
     }
+
+    @Test func reconnectionBackoffDoublesUpTo5sAndResets() {
+        var b = Backoff()
+        #expect((0..<7).map { _ in b.take() } == [0.25, 0.5, 1, 2, 4, 5, 5])
+        b.reset()
+        #expect(b.take() == 0.25)
+    }
 }
