@@ -113,8 +113,10 @@ final class HeadlessHost {
                 lastStateSecond = second
                 writeState(path, link: link, host: host)
             }
-            // Pace to the target rate; a late frame does not cause a burst.
-            nextFrame = max(nextFrame + period, elapsed)
+            // Pace to the target rate on a fixed schedule: a frame that woke late
+            // is made up by the next ones (up to 3 frames behind; beyond that the
+            // schedule restarts, so a long stall does not cause a burst).
+            nextFrame = max(nextFrame + period, elapsed - 3 * period)
             let wait = nextFrame - (clock.now - start).seconds
             if wait > 0 { Thread.sleep(forTimeInterval: wait) }
         }
