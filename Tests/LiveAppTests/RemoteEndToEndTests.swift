@@ -76,6 +76,22 @@ import Testing
         #expect((h?["params"] as? [String: Any])?["global.exposure"] as? Double == 2, "with the remote's values")
     }
 
+    @Test func aScriptOnStandardInputRunsAndExitsWhenDone() throws {
+        let fx = try RemoteFixture()
+        let host = try fx.startHost()
+        defer { host.process.stop() }
+        let port = try #require(host.port)
+        let state = fx.file("stdin-state.json")
+        let lines = [#"{"intent":"jumpTo","preset":"gamma"}"#, #"{"params":{"global.exposure":0.75}}"#]
+        let sh = try AppProcess(["-c", "printf '%s\\n' '\(lines[0])' '\(lines[1])' | \"$0\" remote 127.0.0.1:\(port) --headless --script - --exit-when-done --state-file \(state.path)",
+                                 AppProcess.binary], environment: fx.env, binary: "/bin/sh")
+        #expect(sh.wait(seconds: 20) == 0, "it exits 0 once the host acknowledged everything: \(sh.stderr)")
+        let mine = try #require(readJSON(state))
+        #expect(mine["preset"] as? String == "gamma" && mine["settled"] as? Bool == true)
+        #expect((mine["params"] as? [String: Any])?["global.exposure"] as? Double == 0.75)
+        #expect(poll(seconds: 5) { (host.state?["params"] as? [String: Any])?["global.exposure"] as? Double == 0.75 })
+    }
+
     @Test func theRemoteReconnectsWhenTheHostComesBack() throws {
         let fx = try RemoteFixture()
         var host = try fx.startHost(extra: ["--preset", "beta"])
