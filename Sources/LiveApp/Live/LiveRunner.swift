@@ -12,7 +12,7 @@ final class LiveRunner {
     private var modulator = Modulator()
     private var stats = FrameStats()
     private var governor = Governor()
-    private var stepCredit = 0.0
+    private var stepCredit = StepCredit()
     private var running = true
     private var session: Session
     private let autosaver: SessionAutosaver?
@@ -148,10 +148,7 @@ final class LiveRunner {
             for n in audio.takeNotices() { apply(.notice(n, .warning), sim: sim, renderer: renderer, window: window, gui: gui) }
             modulator.advanceFade(toward: audio.isDriving ? 1 : 0, elapsed: frameSeconds, duration: 1)
             let effective = governor.adjust(modulator.process(base: model.base, features: features))
-            stepCredit += effective[.simSpeed]
-            let steps = Int(stepCredit)
-            stepCredit -= Double(steps)
-            sim.step(effective, count: steps)
+            sim.step(effective, count: stepCredit.steps(speed: effective[.simSpeed]))
             let t1 = clock.now
 
             // Render at the drawable's size (capped so huge screens stay fluid; GL scales up).
