@@ -14,7 +14,11 @@ import Testing
 /// frames; a change peak is the largest change within ±3 frames (50 ms, as
 /// onset peak pickers do) that stands above an adaptive threshold — the median
 /// of the change over the surrounding second plus three times its median
-/// absolute deviation. Peaks and onsets are matched one to one within ±2 frames.
+/// absolute deviation, and that comes more than 100 ms (6 frames) after the
+/// previous peak: a hit's picture reaction (the flash, then the motion it sets
+/// off) lasts longer than a frame, and the loop's hits are ≥ 250 ms apart, so
+/// a second peak that soon is the same hit (peak pickers call this the wait).
+/// Peaks and onsets are matched one to one within ±2 frames.
 @Suite(.serialized) struct AudioRenderTests {
     static let fps = 60.0
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -84,8 +88,8 @@ import Testing
 
     /// Frames (≥ 1) whose change is the largest within ±`localMax` frames (the
     /// first of equals) and above median + `k` × MAD of the surrounding
-    /// ±`halfWindow` frames.
-    static func peaks(_ d: [Double], localMax: Int = 3, halfWindow: Int = 30, k: Double = 3) -> [Int] {
+    /// ±`halfWindow` frames, at least `wait` + 1 frames after the previous peak.
+    static func peaks(_ d: [Double], localMax: Int = 3, halfWindow: Int = 30, k: Double = 3, wait: Int = 6) -> [Int] {
         func median(_ x: [Double]) -> Double {
             let s = x.sorted()
             return s.isEmpty ? 0 : s[s.count / 2]
@@ -98,7 +102,7 @@ import Testing
             let window = Array(d[max(1, n - halfWindow)...min(d.count - 1, n + halfWindow)])
             let m = median(window)
             let mad = median(window.map { abs($0 - m) })
-            if d[n] > m + k * mad { out.append(n) }
+            if d[n] > m + k * mad, out.last.map({ n - $0 > wait }) ?? true { out.append(n) }
         }
         return out
     }
