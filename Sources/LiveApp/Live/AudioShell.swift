@@ -21,6 +21,7 @@ final class AudioShell {
     var panel = AudioPanel()
     /// Analysis settings last given to the link.
     private var applied: AnalysisSettings?
+    private var panelWasVisible = false
 
     init(io: AudioIO) {
         self.io = io
@@ -73,7 +74,14 @@ final class AudioShell {
 
     /// Draws the audio panel when it is open.
     func drawUI(model: AppModel, dispatch: (AppAction) -> Void) {
-        guard model.audio.panelVisible else { return }
+        guard model.audio.panelVisible else {
+            panelWasVisible = false
+            return
+        }
+        if !panelWasVisible {
+            panel.focusOnNextDraw = true  // opened by the user: in front of the other panels
+            panelWasVisible = true
+        }
         panel.draw(model: model, live: liveView, dispatch: dispatch)
     }
 

@@ -42,7 +42,7 @@ extension AudioPanel {
         UI.sameLine()
         if button("Delete", "delete", enabled: isUser) { dispatch(.audio(.delete(selected!.url))) }
         UI.sameLine()
-        if button("Refresh", "refreshConfigs") { dispatch(.audio(.refreshConfigs)) }
+        if button("Refresh##configs", "refreshConfigs") { dispatch(.audio(.refreshConfigs)) }
         ig_set_next_item_width(width - 200)
         _ = UI.inputText("##configName", &configName, capacity: 4 * AudioConfig.maxNameLength + 1, hint: "Name")
         record("configName")

@@ -22,6 +22,8 @@ struct AudioPanel {
     /// The target picker's search text, and the route whose picker is open.
     var targetQuery = ""
     var targetPickerOpen: Int?
+    /// Bring the window to the front on the next draw (set when it opens).
+    var focusOnNextDraw = false
 
     /// Width of control labels and of sliders.
     let labelWidth: Float = 120
@@ -54,6 +56,10 @@ struct AudioPanel {
         ig_get_display_size(&dw, &dh)
         ig_set_next_window_pos(max(12, dw - width - 12), 32, UI.Cond.firstUseEver, 0, 0)
         ig_set_next_window_size(width, max(300, dh - 44), UI.Cond.firstUseEver)
+        if focusOnNextDraw {
+            ig_set_next_window_focus()
+            focusOnNextDraw = false
+        }
         defer { ig_end() }
         guard "Audio".withCString({ ig_begin($0, nil, UI.WindowFlags.noFocusOnAppearing) }) else { return }
         rects["window"] = UI.currentWindowRect
@@ -95,7 +101,7 @@ struct AudioPanel {
         UI.sameLine()
         if button("Server default", "sourceDefault") { dispatch(.audio(.selectSource(nil))) }
         UI.sameLine()
-        if button("Refresh", "refreshSources") { dispatch(.audio(.refreshSources)) }
+        if button("Refresh##sources", "refreshSources") { dispatch(.audio(.refreshSources)) }
         if let p = a.sourcesProblem { UI.textColored(UI.wrap("Sources not listed: " + p, width: 60), 1, 0.55, 0.4) }
         let rowsHeight = min(Float(max(a.sources.count, 1)) * (ig_get_text_line_height() + 6) + 8, 150)
         _ = "##sources".withCString { ig_begin_child($0, 0, rowsHeight, true, 0) }

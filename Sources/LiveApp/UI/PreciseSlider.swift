@@ -2,7 +2,7 @@ import ImGuiShim
 
 /// The app's precise editing for one slider, shared by the parameter editor
 /// and the audio panel: drag, Ctrl+click typed entry (ImGui's own), and while
-/// the slider is hovered (or focused): arrow keys and the wheel step by
+/// the slider is hovered (or focused, with the mouse over no other item): arrow keys and the wheel step by
 /// range/100 (Shift ×0.1, Alt ×10; integers by at least 1), Home/End jump to
 /// the ends. A label before it resets the value on double-click
 /// (`resetLabel`). Main thread only (ImGui).
@@ -66,7 +66,9 @@ enum PreciseSlider {
         if ig_is_item_deactivated() { events.append(.end) }
         let hovered = ig_is_item_hovered(0)
         if hovered { ig_set_item_using_mouse_wheel() }
-        if (hovered || ig_is_item_focused()) && !ig_io_want_text_input(),
+        // Keys go to the hovered slider, else to the focused one (never to both).
+        let focusedOnly = !hovered && ig_is_item_focused() && !ig_is_any_item_hovered()
+        if (hovered || focusedOnly) && !ig_io_want_text_input(),
            let v = nudged(value, spec: spec, hovered: hovered), v != value {
             events.append(.set(v))
         }
