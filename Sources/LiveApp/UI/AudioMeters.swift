@@ -85,7 +85,7 @@ enum AudioMeters {
             let text = UI.color(0.85, 0.87, 0.9)
             ig_draw_text(x0, y0 + 2, text, id.rawValue)
             // dBFS bar (−90…0) with the noise floor tick.
-            let bx = x0 + 78, bw = width * 0.34, by0 = y0 + 3, by1 = y0 + rowH - 3
+            let bx = x0 + 74, bw = width * 0.30, by0 = y0 + 3, by1 = y0 + rowH - 3
             ig_draw_rect_filled(bx, by0, bx + bw, by1, UI.color(1, 1, 1, 0.07), 2)
             ig_draw_rect_filled(bx, by0, bx + bw * dbX(m.dbfs), by1, UI.color(0.35, 0.55, 0.8, 0.9), 2)
             let nf = bx + bw * dbX(m.noiseFloorDb)

@@ -12,7 +12,7 @@ struct AudioPanel {
     /// Screen rectangles of the last frame's items (tests and `--state-file`
     /// scripts aim the mouse with them); see each section for the keys.
     var rects: [String: UI.Rect] = [:]
-    var width: Float = 470
+    var width: Float = 520
     /// Text fields of the configs section.
     var configName = ""
     var exportPath = "~/"
@@ -26,8 +26,8 @@ struct AudioPanel {
     var focusOnNextDraw = false
 
     /// Width of control labels and of sliders.
-    let labelWidth: Float = 120
-    let sliderWidth: Float = 240
+    let labelWidth: Float = 150
+    let sliderWidth: Float = 230
 
     /// Help of the controls above the tuning (tuning help comes from `AudioTuning.fields`).
     static let controlHelp: [String: String] = [
