@@ -65,6 +65,10 @@ final class AudioIO: Sendable {
         case .overwrite(let config, let url):
             queued = files.submit {
                 do {
+                    if let shipped = store.shippedDirectory,
+                       url.deletingLastPathComponent().standardizedFileURL.path == shipped.standardizedFileURL.path {
+                        throw AudioConfigStoreError.readOnly(path: url.path)
+                    }
                     // A file that does not load is never overwritten.
                     do throws(JSONErrorList) { _ = try AudioConfig.load(contentsOf: url) } catch {
                         throw AudioConfigStoreError.wouldOverwriteInvalid(path: url.path, errors: error)
