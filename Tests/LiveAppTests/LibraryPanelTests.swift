@@ -15,7 +15,11 @@ final class LivePanelRig {
     var alphas: [Double] = []
     var switches: [String] = []
 
-    init(dir: String) { shell = LibraryStoreTests.Shell(dir: dir) }
+    init(dir: String) {
+        shell = LibraryStoreTests.Shell(dir: dir)
+        // The panel starts hidden in the app; L (or View ▸ Library) opens it.
+        shell.dispatch(KeyMap.action(for: KeyPress(key: .letter("l")), textFocused: false)!)
+    }
 
     var model: AppModel { shell.model }
 

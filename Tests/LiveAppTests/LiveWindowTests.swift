@@ -82,7 +82,7 @@ import Testing
     /// Pixels close to ImGui's active title-bar blue (the editor panel's title) in a region.
     static func panelPixels(_ shot: ScreenShot) -> Int {
         var n = 0
-        for y in 12..<44 {
+        for y in 30..<52 {
             for x in 12..<440 {
                 let i = (y * shot.width + x) * 3
                 if abs(Int(shot.rgb[i]) - 41) < 10 && abs(Int(shot.rgb[i + 1]) - 74) < 10 && abs(Int(shot.rgb[i + 2]) - 122) < 10 { n += 1 }

@@ -26,12 +26,12 @@ struct AgentKernel {
 
     let shared: Shared
     let species: SpeciesStep
-    let sense: UnsafeMutablePointer<Float>
+    let sense: UnsafeMutablePointer<Float16>
     let counts: UnsafeMutablePointer<UInt16>
     let rhythmRot: UnsafePointer<Float>
     let chaosRot: UnsafePointer<Float>
 
-    init(shared: Shared, species: SpeciesStep, sense: UnsafeMutablePointer<Float>, counts: UnsafeMutablePointer<UInt16>,
+    init(shared: Shared, species: SpeciesStep, sense: UnsafeMutablePointer<Float16>, counts: UnsafeMutablePointer<UInt16>,
          rhythmRot: UnsafePointer<Float>, chaosRot: UnsafePointer<Float>) {
         self.shared = shared
         self.species = species
@@ -107,8 +107,10 @@ struct AgentKernel {
 
     @_transparent func gather(_ idx: VI) -> V {
         let F = sense
-        return V(F[Int(idx[0])], F[Int(idx[1])], F[Int(idx[2])], F[Int(idx[3])],
-                 F[Int(idx[4])], F[Int(idx[5])], F[Int(idx[6])], F[Int(idx[7])])
+        // Eight half-precision loads, one vector conversion (vcvtph2ps with F16C).
+        let h = SIMD8<Float16>(F[Int(idx[0])], F[Int(idx[1])], F[Int(idx[2])], F[Int(idx[3])],
+                               F[Int(idx[4])], F[Int(idx[5])], F[Int(idx[6])], F[Int(idx[7])])
+        return V(h)
     }
 
     @inline(__always) mutating func step(at i: Int, valid: Int) {

@@ -123,7 +123,7 @@ extension TrailField {
                     let m0 = M[sp * 3], m1 = M[sp * 3 + 1], m2 = M[sp * 3 + 2]
                     let f = sen[sp] + off
                     for x in 0..<W {
-                        f[x] = (m0 * t0[x] + m1 * t1[x]) + m2 * t2[x]
+                        f[x] = Float16((m0 * t0[x] + m1 * t1[x]) + m2 * t2[x])
                     }
                 }
             }

@@ -15,8 +15,10 @@ final class TrailField: @unchecked Sendable {
     private(set) var trails: [AlignedBuffer<Float>]
     /// Diffusion writes here, then swaps with `trails`.
     private(set) var scratch: [AlignedBuffer<Float>]
-    /// Sensing planes, one per species.
-    let sense: [AlignedBuffer<Float>]
+    /// Sensing planes, one per species, in half precision: the agents' random
+    /// reads touch half the memory (the sensing decision only compares
+    /// neighbouring values, for which 11 bits of mantissa are plenty).
+    let sense: [AlignedBuffer<Float16>]
     /// Deposit counts: `counts[worker][species]`.
     let counts: [[AlignedBuffer<UInt16>]]
 

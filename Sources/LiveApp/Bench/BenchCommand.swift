@@ -44,7 +44,7 @@ enum BenchCommand: Subcommand {
 
     /// Every scenario, in run order.
     static let scenarios: [BenchScenario] = SimBench.scenarios + RenderBench.scenarios + ConfigBench.scenarios
-        + AnalysisBench.scenarios + CaptureBench.scenarios
+        + AnalysisBench.scenarios + CaptureBench.scenarios + RemoteBench.scenarios
 
     static func run(_ args: [String]) throws -> Int32 {
         var r = ArgumentReader(args)

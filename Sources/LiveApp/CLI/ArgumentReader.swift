@@ -71,6 +71,9 @@ struct ArgumentReader {
         return p
     }
 
+    /// The arguments nobody consumed yet (to hand on to another parser).
+    var remaining: [String] { args }
+
     /// Throws a usage error naming the first argument nobody consumed.
     func finish() throws {
         if let a = args.first { throw UsageError("unknown argument '\(a)'") }

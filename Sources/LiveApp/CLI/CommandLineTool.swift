@@ -36,6 +36,8 @@ enum CommandLineTool {
         RenderCommand.self,
         PresetsCommand.self,
         ConfigCommand.self,
+        HostCommand.self,
+        RemoteCommand.self,
     ]
 
     static var help: String {

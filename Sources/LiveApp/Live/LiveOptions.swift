@@ -26,6 +26,14 @@ struct LiveOptions: Sendable {
     /// Save the window (with panels) as PNG at `screenshotAt` seconds.
     var screenshot: String?
     var screenshotAt = 3.0
+    /// Remote control: listen for a remote editor here (`--listen`).
+    var listen: HostPort?
+    /// The token remotes must send (`--token`; made up when listening beyond loopback).
+    var token: String?
+    /// What to do when the remote leaves (`--on-disconnect`).
+    var onDisconnect = DisconnectPolicy.cycle
+    /// Set by `physarum remote`: mirror this editor to a host.
+    var remote: RemoteTarget?
 
     static let help = """
     physarum — an audio-reactive multi-species Physarum visualiser
@@ -57,6 +65,11 @@ struct LiveOptions: Sendable {
       --quit-after SECONDS  quit by itself (for scripts)
       --screenshot FILE     save the whole window (panels included) as PNG, then quit
       --screenshot-at SECS  when to take it (default 3)
+      --listen [ADDR:]PORT  let a remote editor (`physarum remote`) control this window;
+                            ADDR defaults to 127.0.0.1 (see docs/remote-protocol.md)
+      --token T             the secret remotes must send (made up and printed when ADDR is
+                            not loopback); traffic is not encrypted
+      --on-disconnect M     cycle (default): resume cycling presets when the remote leaves; hold
 
     Keys: F11 fullscreen, Tab hide panels, F3 stats overlay, PageUp/PageDown or [ ] previous/next
     preset, Ctrl+Z / Ctrl+Shift+Z undo/redo, Ctrl+= / Ctrl+- UI scale, M mutate, Ctrl+R randomize,
@@ -89,6 +102,7 @@ struct LiveOptions: Sendable {
         o.quitAfter = try r.double("--quit-after", in: 0...1e9)
         o.screenshot = try r.string("--screenshot")
         o.screenshotAt = try r.double("--screenshot-at", in: 0...3600) ?? 3
+        (o.listen, o.token, o.onDisconnect) = try HostOptions.parseRemote(&r)
         if let p = r.positionals().first { throw UsageError("unknown subcommand '\(p)' (see `physarum --help`)") }
         try r.finish()
         if o.noAudio && o.demo { throw UsageError("--no-audio and --demo cannot be combined") }

@@ -13,7 +13,7 @@ final class LiveRunner {
     private let audioShell: AudioShell
     private var stats = FrameStats()
     private var governor = Governor()
-    private var stepCredit = 0.0
+    private var stepCredit = StepCredit()
     private var running = true
     private var session: Session
     private let autosaver: SessionAutosaver?
@@ -22,6 +22,9 @@ final class LiveRunner {
     /// Library, auto-cycle, blackout, capture and their panels (issue 8; LiveSet.swift).
     private let liveSet: LiveSet
     private var exitCode: Int32 = 0
+    /// Remote control (issue 9): this window is a host (`--listen`) or a remote editor (`physarum remote`).
+    private var hostLink: HostLink?
+    private var remoteEditor: RemoteEditorLink?
     /// The output-only (projector) window and its presenter.
     private var output: (window: SDLWindow, presenter: GLPresenter)?
 
@@ -104,6 +107,13 @@ final class LiveRunner {
             printError("physarum: --stats: \(error)")
             return 1
         }
+        do {
+            try startRemote()
+        } catch {
+            printError("physarum: \(error)")
+            return 1
+        }
+        defer { stopRemote() }
         let threads = options.threads ?? Simulation.defaultThreads
         let field = options.field ?? (1280, 720)
         let sim = Simulation(width: field.width, height: field.height, params: model.base,
@@ -128,6 +138,13 @@ final class LiveRunner {
                 apply(.outputWindow(nil), sim: sim, renderer: renderer, window: window, gui: gui)
             }
             for a in ShortcutRouter.actions(for: input.keys) { apply(a, sim: sim, renderer: renderer, window: window, gui: gui) }
+            // Remote control: drain the network's queue (no socket work here).
+            hostLink?.pump(model: { self.model }, apply: { self.apply($0, sim: sim, renderer: renderer, window: window, gui: gui) })
+            if let r = remoteEditor {
+                let (reseed, messages) = r.update(model: &model)
+                if reseed { self.reseed(sim: sim, renderer: renderer) }
+                for m in messages { printError("physarum: \(m)") }
+            }
             // Auto-cycle and blackout: a preset switch happens at the black point of a fade.
             let frameSeconds = frameIndex > 0 ? max(0.001, min(0.1, (t0 - lastFrameStart).seconds)) : 1.0 / 60
             lastFrameStart = t0
@@ -139,10 +156,7 @@ final class LiveRunner {
             for a in audioShell.drainActions() { apply(a, sim: sim, renderer: renderer, window: window, gui: gui) }
             audioShell.modulator.advanceFade(toward: audio.isDriving ? 1 : 0, elapsed: frameSeconds, duration: 1)
             let effective = governor.adjust(audioShell.modulator.process(base: model.base, features: features))
-            stepCredit += effective[.simSpeed]
-            let steps = Int(stepCredit)
-            stepCredit -= Double(steps)
-            sim.step(effective, count: steps)
+            sim.step(effective, count: stepCredit.steps(speed: effective[.simSpeed]))
             let t1 = clock.now
 
             // Render at the drawable's size (capped so huge screens stay fluid; GL scales up).
@@ -179,6 +193,7 @@ final class LiveRunner {
                 ], displayHeight: display.1)
             }
             if audio.status == .demo { StatusPanels.demoLabel(displayWidth: display.0) }
+            if let r = remoteEditor { RemoteStatusLabel.draw(r.statusLine, connected: r.synced, displayWidth: display.0, displayHeight: display.1) }
             gui.endFrame()
             if let path = options.screenshot, (clock.now - startTime).seconds >= options.screenshotAt {
                 do {
@@ -190,6 +205,7 @@ final class LiveRunner {
                 running = false
             }
             for a in uiActions { apply(a, sim: sim, renderer: renderer, window: window, gui: gui) }
+            hostLink?.publish(model: model)
             let t4 = clock.now
             window.swap()
             if let o = output {
@@ -261,13 +277,14 @@ final class LiveRunner {
         default:
             break
         }
+        // A remote editor sends intents to its host instead of applying them.
+        if remoteEditor?.intercept(a) == true { return }
+        let before = model.base
+        defer { remoteEditor?.mirror(from: before, to: model.base) }
         for effect in model.handle(a) {
             switch effect {
             case .reseed:
-                seedCounter &+= 1
-                sim.reset(seed: seedCounter, params: model.base)
-                renderer?.resetHistory()
-                audioShell.modulator.reset()
+                reseed(sim: sim, renderer: renderer)
             case .sessionChanged:
                 break
             case .setFullscreen(let on):
@@ -286,6 +303,36 @@ final class LiveRunner {
                 for a in audioShell.perform(e, model: model) { apply(a, sim: sim, renderer: renderer, window: window, gui: gui) }
             }
         }
+    }
+
+    private func reseed(sim: Simulation, renderer: Renderer?) {
+        seedCounter &+= 1
+        sim.reset(seed: seedCounter, params: model.base)
+        renderer?.resetHistory()
+        audioShell.modulator.reset()
+    }
+
+    /// Starts the host's listener or the remote's connection (LiveRunner+Remote would be one more file).
+    private func startRemote() throws {
+        if let listen = options.listen {
+            hostLink = HostLink(host: try RemoteHostSetup.start(listen: listen, token: options.token), onDisconnect: options.onDisconnect)
+        }
+        if let target = options.remote {
+            let client: RemoteClient
+            do {
+                client = try RemoteClient(target: target.host, token: target.token, push: target.push)
+            } catch {
+                throw RuntimeFailure("remote: \(error)")
+            }
+            remoteEditor = RemoteEditorLink(client: client)
+            client.setLook(RemoteEditorLink.look(model))  // before connecting: `--push` sends it
+            client.start()
+        }
+    }
+
+    private func stopRemote() {
+        hostLink?.host.stop()
+        remoteEditor?.client.stop()
     }
 
     private func setOutput(display: Int?, editor: SDLWindow) {
@@ -393,14 +440,16 @@ final class LiveRunner {
     }
 
     private func writeState(_ path: String) {
-        let text = JSONValue.object([
-            ("preset", model.currentPreset.map { .string($0.id) } ?? .null),
-            ("edited", .bool(model.isEdited)),
-            ("playlist", .bool(model.playlistOn)),
-            ("params", .raw(JSONWriter.compact(model.base.jsonNode))),
-            ("audio", audioState()),
-        ]).text
-        StateFileWriter.shared.write(text, to: path)
+        var extra: [(String, JSONValue)] = []
+        if let h = hostLink {
+            extra = [("revision", .int(Int(h.revision))),
+                     ("remote", .object([("connected", .bool(h.remoteConnected)), ("connects", .int(h.connects))])),
+                     ("listen", .string(h.host.address.description))]
+        }
+        let state = remoteEditor?.state(model) ?? HostLink.snapshot(model)
+        if let r = remoteEditor { extra = [("revision", .int(Int(state.revision))), ("connected", .bool(r.synced))] }
+        extra.append(("audio", audioState()))
+        StateFileWriter.shared.write(StateDump.text(state, extra: extra), to: path)
     }
 }
 

@@ -50,6 +50,6 @@ struct LiveState: Equatable, Sendable {
     var allHidden = false
     var keyHelpVisible = false
     var slotPickerOpen = false
-    var libraryPanelVisible = true
+    var libraryPanelVisible = false
     var cycle = CycleSettings()
 }

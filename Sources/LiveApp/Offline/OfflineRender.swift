@@ -1,11 +1,16 @@
 import Engine
 import Foundation
 
-/// An offline render: simulate a preset and render N frames, handing each to
-/// a sink. Deterministic: the same options give the same frames (any thread
-/// count). Used by `physarum render`, the contact sheet and the golden tests.
+/// An offline render: simulate a preset and render its frames, handing each
+/// to a sink; with `audio`, the preset is driven by an audio file through an
+/// audio config's routes, frame by frame as the live loop does (features →
+/// modulation → `simSpeed` steps with fractions carried over → render), for
+/// as many frames as cover the file. Deterministic: the same options give the
+/// same frames (any thread count). Used by `physarum render`, the contact
+/// sheet and the golden tests.
 struct OfflineRender {
     var preset: Preset
+    /// Frames without audio (with audio the file's length decides).
     var frames = 1
     var width = 1280, height = 720
     /// Field size; nil = the output size.
@@ -13,34 +18,41 @@ struct OfflineRender {
     /// Overrides the preset's agent count.
     var agents: Int?
     var seed: UInt64 = 1
-    /// Steps per frame; nil = the preset's sim speed (fractions accumulate).
+    /// Steps per frame; nil = the (effective) sim speed. Fractions accumulate.
     var stepsPerFrame: Double?
     /// Steps before the first frame.
     var warmup = 0
     var threads = Simulation.defaultThreads
+    /// The audio that drives the render (consumed by one run), or nil.
+    var audio: OfflineAudio?
 
-    /// The parameters actually simulated and rendered.
+    /// The base parameters: the preset's, with the agent override.
     var params: PresetParams {
         var p = preset.params
         if let agents { p[.agents] = Double(agents) }
         return p
     }
 
-    /// Steps taken before frame `i` (0-based) is rendered, counting from the previous frame.
-    func steps(before i: Int) -> Int {
-        let k = stepsPerFrame ?? preset.params[.simSpeed]
-        return Int((Double(i + 1) * k).rounded(.down)) - Int((Double(i) * k).rounded(.down)) + (i == 0 ? warmup : 0)
-    }
+    /// Frames the render produces.
+    var frameCount: Int { audio?.frameCount ?? frames }
 
     /// Runs the render, calling `sink(frameIndex, image)` for every frame and
     /// `progress(framesDone)` after each.
     func run(progress: (Int) -> Void = { _ in }, sink: (Int, RGBAImage) throws -> Void) throws {
-        let p = params
-        let sim = Simulation(width: fieldWidth ?? width, height: fieldHeight ?? height, params: p, seed: seed, threads: threads)
+        let base = params
+        let sim = Simulation(width: fieldWidth ?? width, height: fieldHeight ?? height, params: base, seed: seed, threads: threads)
         let renderer = Renderer(width: width, height: height, threads: threads)
         var image = RGBAImage(width: width, height: height)
-        for i in 0..<frames {
-            sim.step(p, count: steps(before: i))
+        var credit = StepCredit()
+        if warmup > 0 { sim.step(base, count: warmup) }
+        for i in 0..<frameCount {
+            let p: PresetParams
+            do {
+                p = try audio?.nextFrame(base: base) ?? base
+            } catch {
+                throw RuntimeFailure(error.description)
+            }
+            sim.step(p, count: credit.steps(speed: stepsPerFrame ?? p[.simSpeed]))
             renderer.render(sim: sim, params: p, into: &image)
             try sink(i, image)
             progress(i + 1)

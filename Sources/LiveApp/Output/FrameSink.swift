@@ -8,12 +8,13 @@ enum FrameSink {
     case pngFile(String)
     case video(VideoEncoder)
 
-    /// Picks the sink for `--out`: `*.mp4` (or .mkv/.mov/.webm) → video,
-    /// `*.png` → one file (only with one frame), anything else → a folder.
-    static func open(_ out: String, frames: Int, width: Int, height: Int, fps: Double) throws -> FrameSink {
+    /// Picks the sink for `--out`: `*.mp4` (or .mkv/.mov/.webm) → video (with
+    /// the sound of `audio` muxed in when given), `*.png` → one file (only
+    /// with one frame), anything else → a folder.
+    static func open(_ out: String, frames: Int, width: Int, height: Int, fps: Double, audio: String? = nil) throws -> FrameSink {
         let ext = (out as NSString).pathExtension.lowercased()
-        if ["mp4", "mkv", "mov", "webm"].contains(ext) {
-            return .video(try VideoEncoder(path: out, width: width, height: height, fps: fps))
+        if isVideo(out) {
+            return .video(try VideoEncoder(path: out, width: width, height: height, fps: fps, audio: audio))
         }
         if ext == "png" {
             guard frames == 1 else { throw UsageError("--out \(out) names one PNG file; give a folder for \(frames) frames") }
@@ -23,6 +24,11 @@ enum FrameSink {
         }
         try makeDirectory(out)
         return .pngDirectory(out)
+    }
+
+    /// Whether `--out` names a video file.
+    static func isVideo(_ out: String) -> Bool {
+        ["mp4", "mkv", "mov", "webm"].contains((out as NSString).pathExtension.lowercased())
     }
 
     /// Writes frame `i` (0-based).

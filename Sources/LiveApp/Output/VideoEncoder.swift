@@ -2,7 +2,9 @@ import Engine
 import Foundation
 
 /// Encodes frames to a video by piping raw RGBA frames into `ffmpeg`
-/// (`-f rawvideo -pix_fmt rgba` in, H.264 `yuv420p` out). Used from one thread.
+/// (`-f rawvideo -pix_fmt rgba` in, H.264 `yuv420p` out), optionally muxing
+/// an audio file's sound in (AAC; Opus for .webm), starting with frame 0.
+/// Used from one thread.
 final class VideoEncoder {
     let path: String
     let width: Int, height: Int
@@ -11,8 +13,9 @@ final class VideoEncoder {
     private let errors: Pipe
     private var finished = false
 
-    /// Starts ffmpeg writing `path`. Throws a clear message when ffmpeg is not installed.
-    init(path: String, width: Int, height: Int, fps: Double) throws {
+    /// Starts ffmpeg writing `path`, with the sound of `audio` (a file ffmpeg
+    /// can read) when given. Throws a clear message when ffmpeg is not installed.
+    init(path: String, width: Int, height: Int, fps: Double, audio: String? = nil) throws {
         guard width % 2 == 0, height % 2 == 0 else {
             throw UsageError("video needs an even width and height for yuv420p, got \(width)x\(height)")
         }
@@ -27,10 +30,15 @@ final class VideoEncoder {
         signal(SIGPIPE, SIG_IGN)  // a dying ffmpeg must give an error, not kill us
         let p = Process()
         p.executableURL = URL(fileURLWithPath: ffmpeg)
-        p.arguments = ["-hide_banner", "-loglevel", "error", "-y",
-                       "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(width)x\(height)", "-r", String(fps), "-i", "-",
-                       "-c:v", "libx264", "-pix_fmt", "yuv420p", "-preset", "medium", "-crf", "18",
-                       "-movflags", "+faststart", path]
+        var args = ["-hide_banner", "-loglevel", "error", "-y",
+                    "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(width)x\(height)", "-r", String(fps), "-i", "-"]
+        if let audio {
+            let webm = (path as NSString).pathExtension.lowercased() == "webm"
+            args += ["-i", audio, "-map", "0:v:0", "-map", "1:a:0", "-c:a", webm ? "libopus" : "aac", "-b:a", "192k"]
+        }
+        args += ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-preset", "medium", "-crf", "18",
+                 "-movflags", "+faststart", path]
+        p.arguments = args
         let inPipe = Pipe(), errPipe = Pipe()
         p.standardInput = inPipe
         p.standardOutput = FileHandle.nullDevice

@@ -44,7 +44,9 @@ struct LibraryPanel {
     mutating func draw(model: AppModel, dispatch: (AppAction) -> Void) {
         let lib = model.library
         rects.removeAll(keepingCapacity: true)
-        ig_set_next_window_pos(460, 32, UI.Cond.firstUseEver, 0, 0)  // below the menu bar
+        var dw: Float = 0, dh: Float = 0
+        ig_get_display_size(&dw, &dh)
+        ig_set_next_window_pos(dw - 8, 32, UI.Cond.firstUseEver, 1, 0)  // right edge, below the menu bar
         ig_set_next_window_size(width, 590, UI.Cond.firstUseEver)
         defer { ig_end() }
         // Does not take focus when it first appears (the parameter editor keeps it).

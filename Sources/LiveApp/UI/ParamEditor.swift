@@ -31,8 +31,10 @@ struct ParamEditor {
 
     /// Draws the editor window.
     mutating func draw(model: AppModel, dispatch: (AppAction) -> Void) {
-        ig_set_next_window_pos(12, 12, UI.Cond.firstUseEver, 0, 0)
-        ig_set_next_window_size(labelWidth + sliderWidth + 150, 640, UI.Cond.firstUseEver)
+        ig_set_next_window_pos(8, 30, UI.Cond.firstUseEver, 0, 0)  // below the menu bar
+        var dw: Float = 0, dh: Float = 0
+        ig_get_display_size(&dw, &dh)
+        ig_set_next_window_size(labelWidth + sliderWidth + 175, max(300, dh - 40), UI.Cond.firstUseEver)
         defer { ig_end() }
         guard "Parameters".withCString({ ig_begin($0, nil, 0) }) else { return }
         defer { scrollY = ig_get_scroll_y() }

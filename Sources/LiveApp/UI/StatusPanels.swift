@@ -6,7 +6,7 @@ enum StatusPanels {
     /// Dismissable notices, top right.
     static func notices(_ board: NoticeBoard, displayWidth: Float, dispatch: (AppAction) -> Void) {
         guard !board.items.isEmpty else { return }
-        ig_set_next_window_pos(displayWidth - 12, 12, UI.Cond.always, 1, 0)
+        ig_set_next_window_pos(displayWidth / 2, 44, UI.Cond.always, 0.5, 0)  // top centre, under the DEMO label
         ig_set_next_window_bg_alpha(0.85)
         let flags = UI.WindowFlags.noDecoration | UI.WindowFlags.alwaysAutoResize | UI.WindowFlags.noSavedSettings
             | UI.WindowFlags.noFocusOnAppearing | UI.WindowFlags.noMove
@@ -41,7 +41,7 @@ enum StatusPanels {
 
     /// The DEMO label (the demo groove is playing, not real audio), top centre.
     static func demoLabel(displayWidth: Float) {
-        ig_set_next_window_pos(displayWidth / 2, 8, UI.Cond.always, 0.5, 0)
+        ig_set_next_window_pos(displayWidth / 2, 4, UI.Cond.always, 0.5, 0)
         ig_set_next_window_bg_alpha(0.6)
         if "##demo".withCString({ ig_begin($0, nil, UI.WindowFlags.overlay | UI.WindowFlags.noInputs) }) {
             UI.textColored("DEMO", 1, 0.75, 0.2)

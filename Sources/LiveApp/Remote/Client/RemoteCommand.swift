@@ -1,0 +1,71 @@
+import Engine
+import Foundation
+
+/// Where a remote editor connects (`physarum remote HOST:PORT`).
+struct RemoteTarget: Sendable {
+    var host: HostPort
+    var token: String?
+    /// Push our own look on connect instead of pulling the host's.
+    var push = false
+}
+
+/// `physarum remote HOST:PORT`: the full editor, mirrored to a host.
+enum RemoteCommand: Subcommand {
+    static let name = "remote"
+    static let summary = "edit a host running `physarum --listen` from this machine"
+    static let help = """
+    Usage: physarum remote HOST:PORT [--token T] [--push] [WINDOW OPTIONS]
+           physarum remote HOST:PORT [--token T] [--push] --headless [--script FILE|-]
+                                     [--state-file FILE] [--exit-when-done] [--quit-after S]
+
+    Runs the editor here and mirrors it to the host: parameter edits go out live
+    (at most 20 messages a second; the last value always arrives), preset changes
+    and the playlist toggle go out at once and the host's state comes back. On
+    connect the editor takes the host's look (pull); --push sends ours instead.
+    The connection retries with back-off; its state shows in the window.
+      --token T         the host's token (required when it listens beyond loopback)
+      --push            load this editor's look on the host when connecting
+      --headless        no window (scripts, tests)
+      --script FILE     with --headless: JSON lines of steps, `-` for standard input:
+                          {"intent":"next"} {"intent":"jumpTo","preset":"ID"} {"intent":"togglePlaylist"}
+                          {"intent":"showOverlay"} {"intent":"dismissOverlay"}
+                          {"params":{"global.exposure":1.4}} {"wait":0.5} {"sync":true} {"quit":true}
+                        The script starts once the host's state arrived.
+      --state-file FILE the mirrored state (preset, params, cycling, revision) as JSON, every second
+      --exit-when-done  with --script: exit once the script ended and the host acknowledged
+                        every change (otherwise keep mirroring until killed)
+      --quit-after S    quit by itself after S seconds
+    Window options are those of `physarum` (see `physarum --help`).
+    Traffic is not encrypted; see docs/remote-protocol.md.
+    """
+
+    static func run(_ args: [String]) throws -> Int32 {
+        guard let first = args.first, !first.hasPrefix("-") else {
+            throw UsageError("expected HOST:PORT of the host first (e.g. physarum remote 192.168.1.20:7777)")
+        }
+        let target = try HostPort.parse(first, option: "HOST:PORT", requireHost: true)
+        var r = ArgumentReader(Array(args.dropFirst()))
+        let token = try r.string("--token")
+        if let token, !RemoteToken.isWellFormed(token) {
+            throw UsageError("--token must be 16...256 printable characters without spaces")
+        }
+        let remote = RemoteTarget(host: target, token: token, push: r.flag("--push"))
+        guard r.flag("--headless") else {
+            for o in ["--script", "--exit-when-done"] where r.remaining.contains(o) { throw UsageError("\(o) needs --headless") }
+            var options = try LiveOptions.parse(r.remaining)
+            options.remote = remote
+            return LiveRunner(options: options).run()
+        }
+        let script = try r.string("--script")
+        let exitWhenDone = r.flag("--exit-when-done")
+        let stateFile = try r.string("--state-file")
+        let quitAfter = try r.double("--quit-after", in: 0...1e9)
+        let preset = try r.string("--preset")
+        if let p = r.positionals().first { throw UsageError("unexpected argument '\(p)'") }
+        try r.finish()
+        if exitWhenDone && script == nil { throw UsageError("--exit-when-done needs --script") }
+        let source = try script.map { try ScriptSource(path: $0) }
+        return try ScriptedRemote(target: remote, script: source, stateFile: stateFile, exitWhenDone: exitWhenDone,
+                                  quitAfter: quitAfter, preset: preset).run()
+    }
+}

@@ -1,0 +1,112 @@
+import AudioReactive
+import Engine
+import Foundation
+
+/// `physarum remote --headless`: the editor's model without a window, driven
+/// by a script (or idle, mirroring the host), with its own state file for
+/// comparison with the host's. Main thread only.
+final class ScriptedRemote {
+    private let target: RemoteTarget
+    private let script: ScriptSource?
+    private let stateFile: String?
+    private let exitWhenDone: Bool
+    private let quitAfter: Double?
+    private var model: AppModel
+
+    init(target: RemoteTarget, script: ScriptSource?, stateFile: String?, exitWhenDone: Bool, quitAfter: Double?, preset: String?) {
+        self.target = target
+        self.script = script
+        self.stateFile = stateFile
+        self.exitWhenDone = exitWhenDone
+        self.quitAfter = quitAfter
+        let catalog = PresetCatalog.factory()
+        model = AppModel(presets: catalog.presets, start: preset.flatMap { catalog.preset(named: $0) })
+    }
+
+    /// Runs until the script quits (with `--exit-when-done`), `--quit-after`,
+    /// SIGTERM/SIGINT, or the host stops us for good (exit 1).
+    func run() throws -> Int32 {
+        let signals = QuitSignals()
+        let client: RemoteClient
+        do {
+            client = try RemoteClient(target: target.host, token: target.token, push: target.push)
+        } catch {
+            throw RuntimeFailure("\(error)")
+        }
+        let link = RemoteEditorLink(client: client)
+        client.setLook(RemoteEditorLink.look(model))  // before connecting: `--push` sends it
+        client.start()
+        defer { client.stop() }
+        let clock = ContinuousClock()
+        let start = clock.now
+        var resumeAt = 0.0
+        var waitingForSync = false
+        var scriptDone = script == nil
+        var lastStateSecond = -1
+        var exitCode: Int32 = 0
+
+        while !signals.received {
+            let now = (clock.now - start).seconds
+            if let q = quitAfter, now >= q { break }
+            let (_, messages) = link.update(model: &model)
+            for m in messages { printError("physarum remote: \(m)") }
+            if case .stopped = link.status {
+                exitCode = 1
+                break
+            }
+            // The script runs while the host's state is here.
+            while !scriptDone, link.synced, now >= resumeAt {
+                if waitingForSync {
+                    guard link.settled else { break }
+                    waitingForSync = false
+                }
+                guard let script else { break }
+                switch script.next() {
+                case .pending:
+                    resumeAt = now + 0.005
+                case .end:
+                    scriptDone = true
+                case .line(let text):
+                    lineNumber += 1
+                    guard let step = try ScriptStep.parse(text, number: lineNumber, file: script.name) else { continue }
+                    switch step {
+                    case .intent(let i): link.send(i)
+                    case .params(let values):
+                        let before = model.base
+                        _ = model.handle(.beginEdit)
+                        for v in values { _ = model.handle(v.action) }
+                        _ = model.handle(.endEdit)
+                        link.mirror(from: before, to: model.base)
+                    case .wait(let s): resumeAt = now + s
+                    case .sync: waitingForSync = true
+                    case .quit: scriptDone = true
+                    }
+                }
+                if resumeAt > now { break }
+            }
+            let second = Int(now)
+            let finished = scriptDone && exitWhenDone && link.settled
+            if let path = stateFile, second != lastStateSecond || finished {
+                lastStateSecond = second
+                writeState(path, link: link, sync: finished)
+            }
+            if finished { break }
+            // A light loop: the network thread does the waiting on sockets.
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+        if let path = stateFile { writeState(path, link: link, sync: true) }
+        if exitCode != 0 { printError("physarum remote: \(link.statusLine)") }
+        return exitCode
+    }
+
+    private var lineNumber = 0
+
+    private func writeState(_ path: String, link: RemoteEditorLink, sync: Bool) {
+        let s = link.state(model)
+        let text = StateDump.text(s, extra: [
+            ("revision", .int(Int(s.revision))), ("ack", .int(Int(s.ack))), ("seq", .int(Int(link.seq))),
+            ("connected", .bool(link.synced)), ("settled", .bool(link.settled)),
+        ])
+        StateDumpWriter.shared.write(text, to: path, sync: sync)
+    }
+}

@@ -1,0 +1,35 @@
+import AudioReactive
+import Engine
+import Foundation
+
+/// The `--state-file` document of the window, the headless host and the
+/// remote: the look and cycling state, then whatever the writer adds
+/// (revision, remote connection, frames rendered). One JSON object; the
+/// `params` object is the flat preset format. Pure.
+enum StateDump {
+    /// JSON text: preset, edited, playlist, overlay, `extra` members, params.
+    static func text(_ s: RemoteState, extra: [(String, JSONValue)] = []) -> String {
+        JSONValue.object([
+            ("preset", s.presetID.map { .string($0) } ?? .null),
+            ("edited", .bool(s.edited)),
+            ("playlist", .bool(s.playlist)),
+            ("overlay", .bool(s.overlay)),
+        ] + extra + [
+            ("params", .raw(JSONWriter.compact(s.params.jsonNode))),
+        ]).text
+    }
+}
+
+/// Rewrites state files atomically on a serial background queue; `write(sync:)`
+/// waits for the write (the last one, at exit), after any queued before it.
+/// Thread-safe.
+final class StateDumpWriter: Sendable {
+    static let shared = StateDumpWriter()
+    private let queue = DispatchQueue(label: "physarum.state-dump")
+
+    /// Writes `text` to `path` (temp file + rename), off the caller's thread unless `sync`.
+    func write(_ text: String, to path: String, sync: Bool = false) {
+        let work: @Sendable () -> Void = { try? ConfigFileIO.writeAtomically(Data(text.utf8), to: URL(fileURLWithPath: path)) }
+        if sync { queue.sync(execute: work) } else { queue.async(execute: work) }
+    }
+}

@@ -1,0 +1,87 @@
+import Engine
+import Testing
+@testable import LiveApp
+
+/// The host's frame-loop side with a real `AppModel`: network events (posted
+/// straight into the inbox, no traffic) become actions in the right order.
+@Suite struct RemoteHostLinkTests {
+    static func preset(_ id: String, exposure: Double) -> Preset {
+        var p = PresetParams.defaults
+        p[.exposure] = exposure
+        return Preset(id: id, name: id, params: p)
+    }
+
+    static let presets = [preset("alpha", exposure: 1), preset("beta", exposure: 2), preset("gamma", exposure: 3)]
+
+    final class Shell {
+        var model = AppModel(presets: RemoteHostLinkTests.presets)
+        var applied: [AppAction] = []
+        var reseeds = 0
+        func apply(_ a: AppAction) {
+            applied.append(a)
+            for e in model.handle(a) where e == .reseed { reseeds += 1 }
+        }
+    }
+
+    static func link(_ policy: DisconnectPolicy = .cycle) throws -> HostLink {
+        HostLink(host: try RemoteHost(listen: HostPort(host: "127.0.0.1", port: 0), token: nil), onDisconnect: policy)
+    }
+
+    @Test func aPushedStateLoadsThePresetThenReappliesItsParams() throws {
+        let link = try Self.link()
+        let shell = Shell()
+        var pushed = Self.presets[2].params
+        pushed[.exposure] = 3.3
+        pushed.blendMode = .paint
+        link.host.inbox.post(.connected(connection: 1, push: RemoteState(presetID: "gamma", params: pushed, playlist: true)))
+        link.pump(model: { shell.model }) { shell.apply($0) }
+        #expect(shell.applied.first == .jumpTo("gamma"), "the preset first (a reseed)…")
+        #expect(shell.reseeds == 1)
+        #expect(shell.applied.contains(.setParam(.exposure, 3.3)) && shell.applied.contains(.setBlendMode(.paint)), "…then the edits")
+        #expect(shell.model.currentPreset?.id == "gamma" && shell.model.base == pushed && shell.model.playlistOn)
+    }
+
+    @Test func pullPausesCyclingAndLeavingResumesIt() throws {
+        for policy in DisconnectPolicy.allCases {
+            let link = try Self.link(policy)
+            let shell = Shell()
+            shell.apply(.togglePlaylist)
+            link.host.inbox.post(.connected(connection: 4, push: nil))
+            link.pump(model: { shell.model }) { shell.apply($0) }
+            #expect(!shell.model.playlistOn, "someone is at the controls")
+            #expect(link.remoteConnected)
+            link.host.inbox.post(.disconnected(reason: "closed by the peer"))
+            link.pump(model: { shell.model }) { shell.apply($0) }
+            #expect(shell.model.playlistOn == (policy == .cycle), "\(policy)")
+            #expect(!link.remoteConnected)
+        }
+    }
+
+    @Test func intentsAndParamsGoThroughTheActionLayerAndBumpTheRevision() throws {
+        let link = try Self.link()
+        let shell = Shell()
+        link.publish(model: shell.model)
+        let r0 = link.revision
+        link.publish(model: shell.model)
+        #expect(link.revision == r0, "no change, no new revision")
+        link.host.inbox.post(.connected(connection: 1, push: nil))
+        link.host.inbox.post(.intent(seq: 1, .next))
+        link.host.inbox.post(.params(seq: 2, [.scalar(.decay, 0.9), .spawnPattern(.ring)]))
+        link.host.inbox.post(.intent(seq: 3, .jumpTo("nowhere")))
+        link.host.inbox.post(.intent(seq: 4, .showOverlay))
+        link.pump(model: { shell.model }) { shell.apply($0) }
+        #expect(shell.model.currentPreset?.id == "beta")
+        #expect(shell.model.base[.decay] == 0.9 && shell.model.base.spawnPattern == .ring)
+        #expect(!shell.applied.contains(.jumpTo("nowhere")), "an unknown preset is rejected, not applied")
+        #expect(shell.model.overlayVisible)
+        link.publish(model: shell.model)
+        #expect(link.revision > r0)
+        let r1 = link.revision
+        link.host.inbox.post(.intent(seq: 5, .dismissOverlay))
+        link.host.inbox.post(.intent(seq: 6, .dismissOverlay))
+        link.pump(model: { shell.model }) { shell.apply($0) }
+        #expect(!shell.model.overlayVisible, "dismiss is idempotent, not a toggle")
+        link.publish(model: shell.model)
+        #expect(link.revision == r1 + 1)
+    }
+}

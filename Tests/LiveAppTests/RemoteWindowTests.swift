@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+/// Remote control through the real window under Xvfb: the window as a host,
+/// and the window as a remote editor (a real key press mirrored to the host).
+@Suite(.serialized) struct RemoteWindowTests {
+    @Test func theWindowAsAHostFollowsAScriptedRemote() throws {
+        let display = try #require(TestDisplay.display, "Xvfb is needed (scripts/test installs it)")
+        let fx = try RemoteFixture()
+        fx.env["DISPLAY"] = display
+        let state = fx.file("window-state.json")
+        let app = try AppProcess(["--listen", "127.0.0.1:0", "--no-audio", "--no-session", "--size", "800x600",
+                                  "--state-file", state.path], environment: fx.env)
+        defer { app.stop() }
+        var port: Int?
+        #expect(poll(seconds: 60) {
+            port = (readJSON(state)?["listen"] as? String)?.split(separator: ":").last.flatMap { Int($0) }
+            return port != nil
+        }, "the window listens: \(app.stderr)")
+        let p = try #require(port)
+        let (remote, remoteState) = try fx.startRemote("script", port: p, script: [
+            #"{"intent":"jumpTo","preset":"gamma"}"#, #"{"params":{"global.exposure":3.5,"effects.vignette":0.8}}"#, #"{"sync":true}"#,
+        ])
+        defer { remote.stop() }
+        var host: NSDictionary?, mirror: NSDictionary?
+        #expect(poll(seconds: 30) {
+            host = RemoteEndToEndTests.shared(readJSON(state))
+            mirror = RemoteEndToEndTests.shared(readJSON(remoteState))
+            return host != nil && host == mirror && readJSON(remoteState)?["settled"] as? Bool == true
+        }, "window \(String(describing: host))\nremote \(String(describing: mirror))\n\(remote.stderr)")
+        #expect(host?["preset"] as? String == "gamma")
+        #expect((host?["params"] as? [String: Any])?["global.exposure"] as? Double == 3.5)
+        app.signal(SIGTERM)
+        #expect(app.wait(seconds: 30) == 0)
+    }
+
+    @Test func theWindowAsARemoteMirrorsAKeyPressToTheHost() throws {
+        let display = try #require(TestDisplay.display, "Xvfb is needed (scripts/test installs it)")
+        let fx = try RemoteFixture()
+        let host = try fx.startHost(extra: ["--preset", "beta"])
+        defer { host.process.stop() }
+        let port = try #require(host.port)
+        fx.env["DISPLAY"] = display
+        let state = fx.file("remote-window-state.json")
+        let app = try AppProcess(["remote", "127.0.0.1:\(port)", "--no-audio", "--no-session", "--size", "1200x700",
+                                  "--state-file", state.path], environment: fx.env)
+        defer { app.stop() }
+        // It pulls the host's look on connect.
+        #expect(poll(seconds: 60) {
+            readJSON(state)?["connected"] as? Bool == true && readJSON(state)?["preset"] as? String == "beta"
+        }, "the remote window connects and shows the host's preset: \(app.stderr)")
+        let before = try #require(host.state?["params"] as? [String: Any])
+        #expect(NSDictionary(dictionary: before).isEqual(to: readJSON(state)?["params"] as? [String: Any] ?? [:]))
+        // A real key press in the remote window: M mutates the look, which goes to the host.
+        try LiveWindowTests.xdotool(["mousemove", "1100", "600"], display: display)
+        var hostParams: [String: Any]?
+        #expect(poll(seconds: 30) {
+            try? LiveWindowTests.xdotool(["key", "m"], display: display)
+            hostParams = host.state?["params"] as? [String: Any]
+            return hostParams.map { !NSDictionary(dictionary: $0).isEqual(to: before) } ?? false
+        }, "the host took the edit: \(app.stderr)")
+        #expect(poll(seconds: 10) {
+            let h = host.state?["params"] as? [String: Any], r = readJSON(state)?["params"] as? [String: Any]
+            return h != nil && r != nil && NSDictionary(dictionary: h!).isEqual(to: r!)
+        }, "and both show the same parameters")
+        #expect(host.state?["preset"] as? String == "beta", "an edit, not a preset change")
+        app.signal(SIGTERM)
+        #expect(app.wait(seconds: 30) == 0)
+        #expect(poll(seconds: 5) { host.state?["playlist"] as? Bool == true }, "the host cycles again when the editor quits")
+    }
+}
