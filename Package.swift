@@ -67,10 +67,12 @@ let package = Package(
             linkerSettings: [.linkedLibrary("m")]
         ),
 
-        // Tests.
+        // Tests. TestSupport: helpers and data shared by the test targets
+        // (the config bad-input corpus, a private PulseAudio daemon).
+        .target(name: "TestSupport", dependencies: ["AudioReactive"], path: "Tests/TestSupport"),
         .testTarget(name: "EngineTests", dependencies: ["Engine"]),
-        .testTarget(name: "AudioReactiveTests", dependencies: ["AudioReactive", "Engine", "CPulse", "CFFTW", "CSndfile"]),
-        .testTarget(name: "LiveAppTests", dependencies: ["LiveApp", "Engine", "AudioReactive", "CSDL2", "CPNG", "ImGuiShim"]),
+        .testTarget(name: "AudioReactiveTests", dependencies: ["AudioReactive", "Engine", "CPulse", "CFFTW", "CSndfile", "TestSupport"]),
+        .testTarget(name: "LiveAppTests", dependencies: ["LiveApp", "Engine", "AudioReactive", "CSDL2", "CPNG", "ImGuiShim", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

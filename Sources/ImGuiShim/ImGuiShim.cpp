@@ -105,6 +105,7 @@ bool ig_is_mouse_double_clicked(int button) { return ImGui::IsMouseDoubleClicked
 bool ig_is_mouse_clicked(int button) { return ImGui::IsMouseClicked(button); }
 void ig_get_mouse_pos(float *x, float *y) { ImVec2 p = ImGui::GetIO().MousePos; *x = p.x; *y = p.y; }
 bool ig_is_any_item_active(void) { return ImGui::IsAnyItemActive(); }
+bool ig_is_any_item_hovered(void) { return ImGui::IsAnyItemHovered(); }
 float ig_framerate(void) { return ImGui::GetIO().Framerate; }
 
 bool ig_begin(const char *name, bool *open, int flags) { return ImGui::Begin(name, open, flags); }
@@ -115,6 +116,7 @@ void ig_set_next_window_pos(float x, float y, int cond, float px, float py) { Im
 void ig_set_next_window_size(float w, float h, int cond) { ImGui::SetNextWindowSize(ImVec2(w, h), cond); }
 void ig_set_next_window_bg_alpha(float alpha) { ImGui::SetNextWindowBgAlpha(alpha); }
 void ig_set_next_window_collapsed(bool collapsed, int cond) { ImGui::SetNextWindowCollapsed(collapsed, cond); }
+void ig_set_next_window_focus(void) { ImGui::SetNextWindowFocus(); }
 void ig_same_line(float offset, float spacing) { ImGui::SameLine(offset, spacing); }
 void ig_separator(void) { ImGui::Separator(); }
 void ig_spacing(void) { ImGui::Spacing(); }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AudioReactive
+import TestSupport
 
 /// Integration tests against real PulseAudio daemons: the one `scripts/test`
 /// starts (null sink `$PHYSARUM_TEST_SINK`, reached through `PULSE_SERVER`)
@@ -98,7 +99,7 @@ struct PulseIntegrationTests {
     /// loss, keeps retrying, and resumes on the same named source within 3 s
     /// of the daemon answering, without the process exiting.
     @Test func captureSurvivesADaemonRestart() throws {
-        let daemon = try PrivateDaemon(sink: "rtest")
+        let daemon = try PrivateDaemon(sinks: ["rtest"])
         defer { daemon.stop() }
         try daemon.start()
         let capture = PulseCapture(source: "rtest.monitor", server: daemon.server)
@@ -130,65 +131,4 @@ enum TestPulse {
     static let env = ProcessInfo.processInfo.environment
     static var available: Bool { env["PULSE_SERVER"] != nil && env["PHYSARUM_TEST_SINK"] != nil }
     static var sink: String { env["PHYSARUM_TEST_SINK"] ?? "test_sink" }
-}
-
-/// A private PulseAudio daemon (TESTING.md's recipe) in a temporary folder,
-/// started with `Process` and stopped by its PID.
-final class PrivateDaemon {
-    let dir: URL
-    let sink: String
-    var server: String { "unix:\(dir.path)/native" }
-    private var process: Process?
-
-    init(sink: String) throws {
-        self.sink = sink
-        dir = URL(fileURLWithPath: FileSourceTests.tempPath("pulse-\(sink)-\(UUID().uuidString.prefix(8))"))
-        try FileManager.default.createDirectory(at: dir.appendingPathComponent("home"), withIntermediateDirectories: true)
-        let pa = """
-        load-module module-native-protocol-unix auth-anonymous=1 socket=\(dir.path)/native
-        load-module module-null-sink sink_name=\(sink)
-        set-default-sink \(sink)
-        set-default-source \(sink).monitor
-
-        """
-        try pa.write(to: dir.appendingPathComponent("custom.pa"), atomically: true, encoding: .utf8)
-        try "autospawn = no\n".write(to: dir.appendingPathComponent("client.conf"), atomically: true, encoding: .utf8)
-    }
-
-    /// Starts the daemon and waits (polling, 20 s deadline) until it answers.
-    func start() throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/pulseaudio")
-        p.arguments = ["-n", "-F", dir.appendingPathComponent("custom.pa").path, "--system=false", "--exit-idle-time=-1",
-                       "--realtime=no", "--high-priority=no", "--use-pid-file=no", "--daemonize=no"]
-        var env = ProcessInfo.processInfo.environment
-        env["HOME"] = dir.appendingPathComponent("home").path
-        env["XDG_RUNTIME_DIR"] = dir.path
-        env["PULSE_CLIENTCONFIG"] = dir.appendingPathComponent("client.conf").path
-        env.removeValue(forKey: "PULSE_SERVER")
-        p.environment = env
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        process = p
-        let up = poll(seconds: 20, every: 0.05) { (try? PulseSources.list(server: server, timeout: 1)) != nil }
-        if !up { throw AudioSourceError("private PulseAudio daemon did not answer at \(server)") }
-    }
-
-    /// SIGKILL by PID (a crash, as far as clients can tell).
-    func kill() {
-        guard let p = process, p.isRunning else { return }
-        Foundation.kill(p.processIdentifier, SIGKILL)
-        p.waitUntilExit()
-        process = nil
-    }
-
-    func stop() {
-        if let p = process, p.isRunning {
-            p.terminate()
-            p.waitUntilExit()
-        }
-        process = nil
-        try? FileManager.default.removeItem(at: dir)
-    }
 }

@@ -15,6 +15,20 @@ public struct PulseSourceInfo: Sendable, Equatable {
     public var channels: Int
     /// Native sample rate.
     public var sampleRate: Int
+    /// True for the monitor of the server's default sink (what the machine plays).
+    public var isDefaultSinkMonitor: Bool
+
+    /// A source description (tests and UI models build these by hand).
+    public init(name: String, description: String = "", isMonitor: Bool = false, isDefault: Bool = false,
+                channels: Int = 2, sampleRate: Int = 48000, isDefaultSinkMonitor: Bool = false) {
+        self.name = name
+        self.description = description
+        self.isMonitor = isMonitor
+        self.isDefault = isDefault
+        self.channels = channels
+        self.sampleRate = sampleRate
+        self.isDefaultSinkMonitor = isDefaultSinkMonitor
+    }
 }
 
 /// Lists the capture sources of a PulseAudio server
@@ -33,6 +47,9 @@ public enum PulseSources {
 private final class SourceQuery {
     var sources: [PulseSourceInfo] = []
     var defaultName: String?
+    var defaultSinkName: String?
+    /// Per source (same order as `sources`): the sink it monitors, if any.
+    var monitorOf: [String?] = []
     var failed: Int32 = 0
     var pending = 0
     var connected = false
@@ -62,9 +79,10 @@ private final class SourceQuery {
         if failed != 0 {
             throw AudioSourceError("cannot reach \(PulseCapture.describe(server: server)): \(String(cString: pa_strerror(failed)))")
         }
-        return sources.map { s in
+        return zip(sources, monitorOf).map { s, sink in
             var s = s
             s.isDefault = s.name == defaultName
+            s.isDefaultSinkMonitor = sink != nil && sink == defaultSinkName
             return s
         }
     }
@@ -101,6 +119,7 @@ private func sourceQueryServer(_ ctx: OpaquePointer?, _ info: UnsafePointer<pa_s
     guard let userdata else { return }
     let q = Unmanaged<SourceQuery>.fromOpaque(userdata).takeUnretainedValue()
     if let info, let name = info.pointee.default_source_name { q.defaultName = String(cString: name) }
+    if let info, let name = info.pointee.default_sink_name { q.defaultSinkName = String(cString: name) }
     q.finishOne()
 }
 
@@ -120,4 +139,5 @@ private func sourceQuerySource(_ ctx: OpaquePointer?, _ info: UnsafePointer<pa_s
         isDefault: false,
         channels: Int(i.sample_spec.channels),
         sampleRate: Int(i.sample_spec.rate)))
+    q.monitorOf.append(i.monitor_of_sink_name.map { String(cString: $0) })
 }

@@ -59,6 +59,7 @@ bool ig_is_mouse_double_clicked(int button);
 bool ig_is_mouse_clicked(int button);
 void ig_get_mouse_pos(float *x, float *y);
 bool ig_is_any_item_active(void);
+bool ig_is_any_item_hovered(void);
 float ig_framerate(void);
 
 /* ---- windows and layout ---- */
@@ -70,6 +71,7 @@ void ig_set_next_window_pos(float x, float y, int cond, float pivot_x, float piv
 void ig_set_next_window_size(float w, float h, int cond);
 void ig_set_next_window_bg_alpha(float alpha);
 void ig_set_next_window_collapsed(bool collapsed, int cond);
+void ig_set_next_window_focus(void);
 void ig_same_line(float offset, float spacing);
 void ig_separator(void);
 void ig_spacing(void);

@@ -53,6 +53,8 @@ enum AppAction: Equatable, Sendable {
     case library(LibraryAction)
     /// A live-set control (blackout, hide all, key overlay, auto-cycle settings, capture).
     case live(LiveAction)
+    /// An audio panel action: controls, routes, saved configs, capture source (AppModel+Audio.swift).
+    case audio(AudioAction)
 }
 
 /// Work the app shell must do after an action (the model itself does no I/O).
@@ -71,4 +73,6 @@ enum AppEffect: Equatable, Sendable {
     case library(LibraryEffect)
     /// A screenshot or recording toggle (the shell owns the frame and the recorder).
     case capture(CaptureRequest)
+    /// Audio work for the shell: configure analysis and modulator, config files, sources.
+    case audio(AudioEffect)
 }

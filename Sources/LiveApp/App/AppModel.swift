@@ -27,6 +27,8 @@ struct AppModel: Sendable {
     var library = LibraryModel(factory: [])
     /// Live-set controls: blackout, hide all, key overlay, auto-cycle settings.
     var live = LiveState()
+    /// The audio config being edited, saved configs, capture sources (AppModel+Audio.swift).
+    var audio = AudioModel()
     /// Display of the output-only window, nil when there is none.
     private(set) var outputDisplay: Int?
     /// Edit state at the start of the current continuous edit (slider drag).
@@ -149,6 +151,8 @@ struct AppModel: Sendable {
             return handleLibrary(a)
         case .live(let a):
             return handleLive(a)
+        case .audio(let a):
+            return handleAudio(a)
         }
     }
 

@@ -42,9 +42,13 @@ final class AudioLink {
     /// The capture source requested (nil = server default).
     private(set) var sourceName: String?
     private let forcedDemo: Bool
+    private let options: LiveOptions
+    /// A source switch is waiting for its first samples (for the notice).
+    private var switching = false
 
     init(options: LiveOptions, source: String?, settings: AnalysisSettings) {
         self.settings = settings
+        self.options = options
         sourceName = source
         forcedDemo = options.demo
         if options.noAudio {
@@ -87,17 +91,19 @@ final class AudioLink {
     }
 
     /// Switches capture to another source (nil = the server default) without
-    /// restarting the app.
+    /// restarting the app. Does not wait for the server: the status says
+    /// "connecting" until the new stream delivers (then "live"), and the
+    /// demo groove, if it was playing, stops once it does.
     func switchSource(_ name: String?) {
+        guard !options.noAudio else { return }
         sourceName = name
         capture?.stop()
-        capture = nil
+        let analysis = LiveAnalysis(source: PulseCapture(source: name), settings: settings)
+        analysis.start()
+        capture = analysis
         accumulator.reset()
-        startCapture(waitSeconds: 1.0)
-        if case .live = status {
-            demo?.stop()
-            demo = nil
-        }
+        switching = true
+        if status != .demo { status = .waiting("connecting to \(name ?? "the default source")") }
     }
 
     /// Applies new analysis settings (from the audio config) to the running analyses.
@@ -138,14 +144,18 @@ final class AudioLink {
             demo = nil
             accumulator.reset()
             everCaptured = true
+            switching = false
             status = .live(sourceName ?? "default source")
             notices.append("Audio capture started (\(sourceName ?? "default source")); the demo groove stopped")
         case (.live, .retrying), (.live, .connecting):
             status = .waiting(st.message ?? "capture lost")
             notices.append("Audio capture lost (\(st.message ?? "server gone")); modulation fades out until it returns")
+        case (.waiting, .retrying):
+            if let m = st.message, status != .waiting(m) { status = .waiting(m) }
         case (.waiting, .capturing):
             status = .live(sourceName ?? "default source")
-            notices.append("Audio capture resumed")
+            notices.append(switching ? "Capturing from \(sourceName ?? "the default source")" : "Audio capture resumed")
+            switching = false
         default:
             break
         }

@@ -19,6 +19,8 @@ struct LiveOptions: Sendable {
     var threads: Int?
     var noGovernor = false
     var noSession = false
+    /// Open the audio panel at start (A toggles it).
+    var audioPanel = false
     /// Quit by itself after this many seconds (tests, demos).
     var quitAfter: Double?
     /// Save the window (with panels) as PNG at `screenshotAt` seconds.
@@ -43,7 +45,9 @@ struct LiveOptions: Sendable {
       --source NAME         capture from this PulseAudio source (default: the server's default)
       --no-audio            no capture; modulation stays at rest
       --demo                play the built-in demo groove instead of capturing (labelled DEMO)
-      --config FILE         audio config to start with (JSON; see docs/audio-config.md)
+      --config FILE         audio config to start with (JSON file, or the name of a shipped config;
+                            see docs/audio-config.md); it reloads live when the file is saved
+      --audio-panel         open the audio panel (meters, routes, configs, source) at start; A toggles it
       --preset NAME         start with this preset (id or name)
       --fullscreen          start fullscreen (F11 toggles)
       --display N           open on display N (0-based)
@@ -54,7 +58,8 @@ struct LiveOptions: Sendable {
       --seed S              simulation seed
       --threads N           worker threads (default: one per core)
       --stats FILE          write one JSON line per second: fps, frame times, bands, onsets, dropped audio
-      --state-file FILE     write the current preset/parameters as JSON once per second
+      --state-file FILE     write the current preset/parameters, audio source/config and the audio
+                            panel's control rectangles (for scripted UI tests) as JSON once per second
       --no-governor         never lower quality to keep the frame rate
       --no-session          neither restore nor save the session
       --quit-after SECONDS  quit by itself (for scripts)
@@ -68,7 +73,7 @@ struct LiveOptions: Sendable {
 
     Keys: F11 fullscreen, Tab hide panels, F3 stats overlay, PageUp/PageDown or [ ] previous/next
     preset, Ctrl+Z / Ctrl+Shift+Z undo/redo, Ctrl+= / Ctrl+- UI scale, M mutate, Ctrl+R randomize,
-    Ctrl+Q quit. Over a slider: arrows or wheel step by 1/100 of the range (Shift ×0.1, Alt ×10),
+    Ctrl+Q quit, A audio panel. Over a slider: arrows or wheel step by 1/100 of the range (Shift ×0.1, Alt ×10),
     Home/End jump to the ends, Ctrl+click to type a value, double-click the label to reset.
     """
 
@@ -93,6 +98,7 @@ struct LiveOptions: Sendable {
         o.threads = try r.int("--threads", in: 1...64)
         o.noGovernor = r.flag("--no-governor")
         o.noSession = r.flag("--no-session")
+        o.audioPanel = r.flag("--audio-panel")
         o.quitAfter = try r.double("--quit-after", in: 0...1e9)
         o.screenshot = try r.string("--screenshot")
         o.screenshotAt = try r.double("--screenshot-at", in: 0...3600) ?? 3

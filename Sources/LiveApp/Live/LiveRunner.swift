@@ -9,7 +9,8 @@ final class LiveRunner {
     let options: LiveOptions
     private var model: AppModel
     private var editor = ParamEditor()
-    private var modulator = Modulator()
+    /// Modulator, capture, audio panel and its file/source work (AudioShell.swift).
+    private let audioShell: AudioShell
     private var stats = FrameStats()
     private var governor = Governor()
     private var stepCredit = StepCredit()
@@ -61,7 +62,11 @@ final class LiveRunner {
             model.restoreSession(presetID: model.currentPreset?.id, base: model.base, locks: Set(s.locks), uiScale: s.uiScale)
         }
         if let a = options.agents { _ = model.handle(.setParam(.agents, Double(a))) }
-        if let audio = restored?.audio { audio.configure(&modulator) } else { AudioConfig.builtInDefault.configure(&modulator) }
+        audioShell = AudioShell(io: AudioIO(store: AudioConfigStore(), files: liveSet.worker))
+        let audioStart = Self.startingAudioConfig(options: options, session: restored, store: audioShell.io.store)
+        if let n = audioStart.notice { notices.append(n) }
+        model.audio = AudioModel(config: audioStart.config, file: audioStart.file, source: options.source ?? restored?.source)
+        audioShell.configure(model)
         seedCounter = options.seed ?? UInt64(UInt32(truncatingIfNeeded: Int(Date().timeIntervalSince1970 * 1000)))
         editor.seed = seedCounter
         for n in notices { _ = model.handle(.notice(n, .warning)) }
@@ -92,9 +97,9 @@ final class LiveRunner {
         }
         if let n = gui.fontNotice { _ = model.handle(.notice(n, .warning)) }
         liveSet.attachGL()  // library thumbnails as GL textures of the editor window
-        let audioConfig = session.audio ?? AudioConfig.builtInDefault
-        let audio = AudioLink(options: options, source: options.source ?? session.source,
-                              settings: AnalysisSettings(config: audioConfig))
+        let audio = AudioLink(options: options, source: model.audio.source,
+                              settings: AnalysisSettings(config: model.audio.config))
+        audioShell.attach(audio, model: model)
         let statsWriter: LineWriter?
         do {
             statsWriter = try options.stats.map { try LineWriter(path: $0) }
@@ -122,6 +127,8 @@ final class LiveRunner {
         var lastFrameStart = clock.now
         for n in model.notices.items { printError("physarum: \(n.text)") }
         if let d = options.outputDisplay { apply(.outputWindow(d), sim: sim, renderer: renderer, window: window, gui: gui) }
+        if let f = model.audio.file { _ = audioShell.perform(.watch(f), model: model) }
+        if options.audioPanel { apply(.audio(.togglePanel), sim: sim, renderer: renderer, window: window, gui: gui) }
 
         while running {
             let t0 = clock.now
@@ -146,8 +153,9 @@ final class LiveRunner {
             // Audio → modulation → simulation.
             let features = audio.frameFeatures()
             for n in audio.takeNotices() { apply(.notice(n, .warning), sim: sim, renderer: renderer, window: window, gui: gui) }
-            modulator.advanceFade(toward: audio.isDriving ? 1 : 0, elapsed: frameSeconds, duration: 1)
-            let effective = governor.adjust(modulator.process(base: model.base, features: features))
+            for a in audioShell.drainActions() { apply(a, sim: sim, renderer: renderer, window: window, gui: gui) }
+            audioShell.modulator.advanceFade(toward: audio.isDriving ? 1 : 0, elapsed: frameSeconds, duration: 1)
+            let effective = governor.adjust(audioShell.modulator.process(base: model.base, features: features))
             sim.step(effective, count: stepCredit.steps(speed: effective[.simSpeed]))
             let t1 = clock.now
 
@@ -173,6 +181,7 @@ final class LiveRunner {
             if model.uiVisible && !model.live.allHidden {
                 MenuBar.draw(model: model, displayCount: SDLWindow.displayCount) { uiActions.append($0) }
                 editor.draw(model: model) { uiActions.append($0) }
+                audioShell.drawUI(model: model) { uiActions.append($0) }
                 StatusPanels.notices(model.notices, displayWidth: display.0) { uiActions.append($0) }
             }
             liveSet.drawUI(model: model) { uiActions.append($0) }
@@ -240,6 +249,7 @@ final class LiveRunner {
                 if budget > 0.001 { Thread.sleep(forTimeInterval: budget) }
             }
         }
+        audioShell.shutdown()
         liveSet.shutdown()
         autosaver?.saveNow(currentSession(window))
         statsWriter?.flush()
@@ -289,6 +299,8 @@ final class LiveRunner {
                 running = false
             case .library, .capture:
                 for a in liveSet.perform(effect) { apply(a, sim: sim, renderer: renderer, window: window, gui: gui) }
+            case .audio(let e):
+                for a in audioShell.perform(e, model: model) { apply(a, sim: sim, renderer: renderer, window: window, gui: gui) }
             }
         }
     }
@@ -297,7 +309,7 @@ final class LiveRunner {
         seedCounter &+= 1
         sim.reset(seed: seedCounter, params: model.base)
         renderer?.resetHistory()
-        modulator.reset()
+        audioShell.modulator.reset()
     }
 
     /// Starts the host's listener or the remote's connection (LiveRunner+Remote would be one more file).
@@ -361,6 +373,9 @@ final class LiveRunner {
         s.presetID = model.currentPreset?.id
         s.params = model.base
         s.locks = model.locks.sorted()
+        s.audio = model.audio.config.withoutSolo
+        s.audioConfigPath = model.audio.file?.path
+        s.source = model.audio.source
         return s
     }
 
@@ -373,7 +388,8 @@ final class LiveRunner {
             ("split", .object([("sim", rounded(m.sim, 3)), ("render", rounded(m.render, 3)),
                                ("present", rounded(m.present, 3)), ("ui", rounded(m.ui, 3))])),
             ("bands", .object(bands)), ("onsets", .int(audio.onsetsSeen)), ("droppedAudio", .int(audio.droppedSamples)),
-            ("audio", .string(audio.status.label)), ("preset", model.currentPreset.map { .string($0.id) } ?? .null),
+            ("audio", .string(audio.status.label)), ("source", model.audio.source.map(JSONValue.string) ?? .null),
+            ("captureLatencyMs", audio.captureStatus?.latency.map { rounded($0 * 1000, 2) } ?? .null), ("preset", model.currentPreset.map { .string($0.id) } ?? .null),
             ("uiVisible", .bool(model.uiVisible)),
             ("recording", .object([("active", .bool(liveSet.recorder.status.isActive)),
                                    ("seconds", rounded(liveSet.recorder.status.seconds, 2)),
@@ -385,6 +401,44 @@ final class LiveRunner {
         ]).text
     }
 
+    /// The audio side for `--state-file`: source, config, and the audio
+    /// panel's item rectangles in window pixels (scripts and integration
+    /// tests aim xdotool clicks with them).
+    private func audioState() -> JSONValue {
+        let rects: [(String, JSONValue)] = audioShell.panel.rects.sorted { $0.key < $1.key }.map { k, r in
+            (k, .array([rounded(Double(r.x0), 1), rounded(Double(r.y0), 1), rounded(Double(r.x1), 1), rounded(Double(r.y1), 1)]))
+        }
+        return .object([
+            ("source", model.audio.source.map(JSONValue.string) ?? .null),
+            ("status", .string(audioShell.link?.status.label ?? "audio off")),
+            ("config", .string(model.audio.config.name)),
+            ("file", model.audio.file.map { .string($0.path) } ?? .null),
+            ("routes", .int(model.audio.config.routes.count)),
+            ("panelVisible", .bool(model.audio.panelVisible)),
+            ("panel", .object(model.audio.panelVisible && model.uiVisible ? rects : [])),
+        ])
+    }
+
+    /// The audio config to start with: `--config` (a file, or the name of a
+    /// shipped config), else the session's edit, else the built-in default.
+    static func startingAudioConfig(options: LiveOptions, session: Session?, store: AudioConfigStore)
+        -> (config: AudioConfig, file: URL?, notice: String?) {
+        let fallback = session?.audio ?? .builtInDefault
+        let file = session?.audioConfigPath.map { URL(fileURLWithPath: $0) }
+        guard let arg = options.config else { return (fallback, file, nil) }
+        var url = URL(fileURLWithPath: arg)
+        if !FileManager.default.fileExists(atPath: url.path), let shipped = store.shippedDirectory {
+            let named = shipped.appendingPathComponent(arg.hasSuffix(".json") ? arg : arg + ".json")
+            if FileManager.default.fileExists(atPath: named.path) { url = named }
+        }
+        do {
+            return (try AudioConfig.load(contentsOf: url).config, url, nil)
+        } catch {
+            let first = error.errors.first?.description ?? "\(error)"
+            return (fallback, file, "--config: \(first); using \(session?.audio != nil ? "the last session's config" : "the built-in default")")
+        }
+    }
+
     private func writeState(_ path: String) {
         var extra: [(String, JSONValue)] = []
         if let h = hostLink {
@@ -394,6 +448,7 @@ final class LiveRunner {
         }
         let state = remoteEditor?.state(model) ?? HostLink.snapshot(model)
         if let r = remoteEditor { extra = [("revision", .int(Int(state.revision))), ("connected", .bool(r.synced))] }
+        extra.append(("audio", audioState()))
         StateFileWriter.shared.write(StateDump.text(state, extra: extra), to: path)
     }
 }

@@ -10,6 +10,7 @@ enum MenuBar {
             if ig_menu_item("Fullscreen", "F11", model.fullscreen, true) { dispatch(.toggleFullscreen) }
             if ig_menu_item("Panels", "Tab", model.uiVisible, true) { dispatch(.toggleUI) }
             if ig_menu_item("Stats overlay", "F3", model.overlayVisible, true) { dispatch(.toggleOverlay) }
+            if ig_menu_item("Audio panel", "A", model.audio.panelVisible, true) { dispatch(.audio(.togglePanel)) }
             if ig_menu_item("Library", "L", model.live.libraryPanelVisible, true) { dispatch(.live(.toggleLibraryPanel)) }
             if ig_menu_item("Keys", "?", false, true) { dispatch(.live(.toggleKeyHelp)) }
             ig_separator()

@@ -24,12 +24,9 @@ struct ParamEditor {
     private(set) var scrollY: Float = 0
 
     /// The nudge for one arrow press / wheel notch: range/100, Shift ×0.1, Alt ×10
-    /// (integers move at least 1).
+    /// (integers move at least 1). Shared with the audio panel (`PreciseSlider`).
     static func step(_ spec: ParamSpec, shift: Bool, alt: Bool) -> Double {
-        var s = spec.span / 100
-        if shift { s *= 0.1 }
-        if alt { s *= 10 }
-        return spec.integer ? max(1, s.rounded()) : s
+        PreciseSlider.step(span: spec.span, integer: spec.integer, shift: shift, alt: alt)
     }
 
     /// Draws the editor window.
@@ -142,56 +139,33 @@ struct ParamEditor {
         }
         UI.pushID(id)
         defer { UI.popID() }
-        UI.text(spec.label + (mixed ? " ≠" : ""))
+        let resetAsked = PreciseSlider.resetLabel(spec.label + (mixed ? " ≠" : ""), tooltip: "Double-click to reset to the preset's value")
         rects["label:" + id] = UI.lastItemRect
-        if ig_is_item_hovered(0) {
-            if ig_is_mouse_double_clicked(0) {
-                if keys.count == 1 { dispatch(.resetParam(keys[0])) } else {
-                    // Each species back to its own preset value, as one undo step.
-                    dispatch(.beginEdit)
-                    for k in keys { dispatch(.resetParam(k)) }
-                    dispatch(.endEdit)
-                }
-            } else {
-                UI.tooltip("Double-click to reset to the preset's value")
+        if resetAsked {
+            if keys.count == 1 { dispatch(.resetParam(keys[0])) } else {
+                // Each species back to its own preset value, as one undo step.
+                dispatch(.beginEdit)
+                for k in keys { dispatch(.resetParam(k)) }
+                dispatch(.endEdit)
             }
         }
         UI.sameLine(labelWidth)
-        ig_set_next_item_width(sliderWidth)
-        var changed = false
-        var newValue = value
-        if spec.integer {
-            var iv = Int32(value)
-            changed = "##v".withCString { ig_slider_int($0, &iv, Int32(spec.min), Int32(spec.max), "%d", UI.SliderFlags.alwaysClamp | (spec.scale == .log ? UI.SliderFlags.logarithmic : 0)) }
-            newValue = Double(iv)
-        } else {
-            var dv = value
-            let fmt = spec.span >= 100 ? "%.1f" : (spec.span >= 10 ? "%.2f" : "%.3f")
-            let flags = UI.SliderFlags.alwaysClamp | UI.SliderFlags.noRoundToFormat | (spec.scale == .log ? UI.SliderFlags.logarithmic : 0)
-            changed = "##v".withCString { v in (fmt + (spec.unit.isEmpty ? "" : " " + spec.unit.replacingOccurrences(of: "%", with: "%%"))).withCString { ig_slider_double(v, &dv, spec.min, spec.max, $0, flags) } }
-            newValue = dv
-        }
+        let fmt = spec.integer ? "%d" : (spec.span >= 100 ? "%.1f" : (spec.span >= 10 ? "%.2f" : "%.3f"))
+        let unit = spec.unit.isEmpty ? "" : " " + spec.unit.replacingOccurrences(of: "%", with: "%%")
+        let sliderSpec = PreciseSlider.Spec(min: spec.min, max: spec.max, integer: spec.integer,
+                                            logarithmic: spec.scale == .log, format: fmt + (spec.integer ? "" : unit))
+        let events = PreciseSlider.draw("##v", value: value, spec: sliderSpec, width: sliderWidth)
         rects["slider:" + id] = UI.lastItemRect
-        if ig_is_item_activated() { dispatch(.beginEdit) }
-        if changed, newValue != value { set(newValue) }
-        if ig_is_item_deactivated() { dispatch(.endEdit) }
-        let hovered = ig_is_item_hovered(0)
-        if hovered { ig_set_item_using_mouse_wheel() }
-        if (hovered || ig_is_item_focused()) && !ig_io_want_text_input() {
-            nudge(spec, value: value, hovered: hovered, set: set)
+        for e in events {
+            switch e {
+            case .begin: dispatch(.beginEdit)
+            case .set(let v): set(spec.clamp(v))
+            case .end: dispatch(.endEdit)
+            }
         }
         // Help marker: tooltip on hover, popover on click.
         UI.sameLine()
-        UI.textDisabled("(?)")
-        rects["help:" + id] = UI.lastItemRect
-        if ig_is_item_hovered(0) { UI.helpTooltip(spec.help) }
-        if ig_is_item_clicked(0) { UI.openPopup("help") }
-        if UI.beginPopup("help") {
-            UI.text(spec.label)
-            UI.separator()
-            UI.text(UI.wrap(spec.help, width: 60))
-            ig_end_popup()
-        }
+        rects["help:" + id] = PreciseSlider.helpMarker(spec.label, spec.help)
         // Lock.
         UI.sameLine()
         var locked = model.locks.contains(id) || keys.allSatisfy { model.locks.contains($0.id) }
@@ -200,20 +174,6 @@ struct ParamEditor {
         }
         rects["lock:" + id] = UI.lastItemRect
         if ig_is_item_hovered(0) { UI.tooltip("Lock: Randomize, Mutate and Morph leave it alone") }
-    }
-
-    /// Arrow keys (while hovered or focused) and the wheel (while hovered).
-    private func nudge(_ spec: ParamSpec, value: Double, hovered: Bool, set: (Double) -> Void) {
-        let shift = ig_io_key_shift(), alt = ig_io_key_alt()
-        if ig_is_key_pressed(ScanCode.home, false) { set(spec.min); return }
-        if ig_is_key_pressed(ScanCode.end, false) { set(spec.max); return }
-        var notches = 0.0
-        if ig_is_key_pressed(ScanCode.right, true) || ig_is_key_pressed(ScanCode.up, true) { notches += 1 }
-        if ig_is_key_pressed(ScanCode.left, true) || ig_is_key_pressed(ScanCode.down, true) { notches -= 1 }
-        if hovered { notches += Double(ig_io_mouse_wheel()) }
-        guard notches != 0 else { return }
-        let v = spec.clamp(value + notches * Self.step(spec, shift: shift, alt: alt))
-        if v != value { set(v) }
     }
 
     private mutating func choiceRow(_ spec: OtherParamSpec, current: String, _ pick: (String) -> Void) {

@@ -1,0 +1,90 @@
+import AudioReactive
+import Foundation
+import ImGuiShim
+
+/// The saved-configs section of the audio panel and its yes/no question.
+/// Rect keys: "config:<file name>" rows, "configName", "apply", "save",
+/// "saveAs", "rename", "delete", "exportPath", "export", "importPath",
+/// "import", "refreshConfigs", "yes", "no".
+extension AudioPanel {
+    mutating func configs(_ model: AppModel, _ dispatch: (AppAction) -> Void) {
+        let a = model.audio
+        let editing = a.file.map { "\(a.config.name) — \($0.path)" } ?? "\(a.config.name) (not saved to a file)"
+        UI.textWrapped("Editing: " + editing + (a.isEdited ? "  · edited" : ""))
+        record("editing")
+        let rowsHeight = min(Float(max(a.entries.count, 1)) * (ig_get_text_line_height() + 6) + 8, 160)
+        _ = "##configs".withCString { ig_begin_child($0, 0, rowsHeight, true, 0) }
+        if a.entries.isEmpty { UI.textDisabled("(no saved configs)") }
+        for e in a.entries {
+            var label = e.name
+            if e.origin == .shipped { label += "  (shipped)" }
+            if !e.isValid { label += "  — does not load" }
+            if !e.isValid { ig_push_style_color(0, 1, 0.5, 0.4, 1) }  // ImGuiCol_Text
+            if UI.selectable("\(label)##cfg:\(e.url.path)", selected: e.url == selectedConfig || (selectedConfig == nil && e.url == a.file)) {
+                selectedConfig = e.url
+                configName = e.name
+            }
+            if !e.isValid { ig_pop_style_color(1) }
+            record("config:" + e.url.lastPathComponent)
+            if ig_is_item_hovered(0) {
+                if ig_is_mouse_double_clicked(0), e.isValid { dispatch(.audio(.applyConfig(e.url))) }
+                UI.tooltip(e.problem.map { UI.wrap($0, width: 70) } ?? "\(e.url.path)\nDouble-click to apply")
+            }
+        }
+        ig_end_child()
+        let selected = a.entries.first { $0.url == (selectedConfig ?? a.file) }
+        let isUser = selected?.origin == .user
+        if button("Apply", "apply", enabled: selected?.isValid == true) { dispatch(.audio(.applyConfig(selected!.url))) }
+        if ig_is_item_hovered(0) { UI.tooltip("Use the selected config (its routes and tuning replace the edited ones; Undo brings them back)") }
+        UI.sameLine()
+        if button("Save", "save", enabled: a.file != nil) { dispatch(.audio(.save)) }
+        if ig_is_item_hovered(0) { UI.tooltip("Write the edited config back to its file (your configs only; shipped ones need Save as)") }
+        UI.sameLine()
+        if button("Delete", "delete", enabled: isUser) { dispatch(.audio(.delete(selected!.url))) }
+        UI.sameLine()
+        if button("Refresh##configs", "refreshConfigs") { dispatch(.audio(.refreshConfigs)) }
+        ig_set_next_item_width(width - 200)
+        _ = UI.inputText("##configName", &configName, capacity: 4 * AudioConfig.maxNameLength + 1, hint: "Name")
+        record("configName")
+        UI.sameLine()
+        let named = !configName.trimmingCharacters(in: .whitespaces).isEmpty
+        if button("Save as", "saveAs", enabled: named) { dispatch(.audio(.saveAs(configName))) }
+        UI.sameLine()
+        if button("Rename", "rename", enabled: named && isUser) { dispatch(.audio(.rename(selected!.url, configName))) }
+        ig_set_next_item_width(width - 120)
+        _ = UI.inputText("##exportPath", &exportPath, capacity: 1024, hint: "Export to file or folder")
+        record("exportPath")
+        UI.sameLine()
+        if button("Export", "export", enabled: !exportPath.trimmingCharacters(in: .whitespaces).isEmpty) {
+            dispatch(.audio(.export(exportPath)))
+        }
+        ig_set_next_item_width(width - 120)
+        _ = UI.inputText("##importPath", &importPath, capacity: 1024, hint: "Config JSON file to import")
+        record("importPath")
+        UI.sameLine()
+        if button("Import", "import", enabled: !importPath.trimmingCharacters(in: .whitespaces).isEmpty) {
+            dispatch(.audio(.importConfig(importPath)))
+        }
+    }
+
+    /// The yes/no question of a pending delete or replace (a modal popup).
+    mutating func confirmation(_ model: AppModel, _ dispatch: (AppAction) -> Void) {
+        let id = "Confirm##audio"
+        guard let q = model.audio.pending else {
+            if id.withCString({ ig_is_popup_open($0) }), id.withCString({ ig_begin_popup_modal($0, nil, UI.WindowFlags.alwaysAutoResize) }) {
+                ig_close_current_popup()
+                ig_end_popup()
+            }
+            return
+        }
+        if !id.withCString({ ig_is_popup_open($0) }) { UI.openPopup(id) }
+        guard id.withCString({ ig_begin_popup_modal($0, nil, UI.WindowFlags.alwaysAutoResize) }) else { return }
+        UI.text(q.question)
+        if UI.button("Yes", width: 90) { dispatch(.audio(.confirm)) }
+        record("yes")
+        UI.sameLine()
+        if UI.button("No", width: 90) || ig_is_key_pressed(ScanCode.escape, false) { dispatch(.audio(.cancel)) }
+        record("no")
+        ig_end_popup()
+    }
+}

@@ -1,0 +1,189 @@
+import AudioReactive
+import Engine
+import ImGuiShim
+
+/// The route editor of the audio panel. Rect keys: "addRoute",
+/// "defaultWiring", "routesUndo", "routesRedo", and per route i
+/// "route:i:mute|solo|dup|remove|source|mode|target|depthLabel|depth|smoothing|curve|invert|activity";
+/// in open pickers "sourceItem:<band>", "modeItem:<mode>", "targetSearch", "targetItem:<id>".
+extension AudioPanel {
+    static let routeHelp: [String: String] = [
+        "source": "The band (or the whole spectrum, full) this route listens to.",
+        "mode": "level follows the band's loudness (a sustained push); transient follows hits (jumps on an onset, then decays).",
+        "target": "The parameter moved. Only parameters that can change smoothly are offered (not agent counts, populations or sim speed); \"All species\" moves that parameter of every species.",
+        "depth": "How far the route moves its target at full signal, as a fraction of the target's range (−2…2; negative pushes down). Arrows/wheel: 1/100 of the range, Shift ×0.1, Alt ×10; Ctrl+click to type; double-click the label to reset.",
+        "smoothing": "Extra smoothing of the signal: the time to reach 63 % of a step (ms, 0 = none).",
+        "curve": "Exponent on the signal: above 1 reacts only to the loud parts, below 1 to the quiet parts too.",
+        "invert": "Use 1 − signal: push in silence, relax when it is loud.",
+        "activity": "How far this route moves its target right now (the bar's half width is the whole range).",
+    ]
+
+    mutating func routes(_ model: AppModel, _ live: AudioLiveView, _ dispatch: (AppAction) -> Void) {
+        let routes = model.audio.config.routes
+        if button("Add route", "addRoute") { dispatch(.audio(.addRoute)) }
+        UI.sameLine()
+        if button("Apply default wiring", "defaultWiring") { dispatch(.audio(.applyDefaultWiring)) }
+        if ig_is_item_hovered(0) { UI.tooltip("Replace the routes with the starter wiring (bass → speed, hits → glow and chaos, …)") }
+        UI.sameLine()
+        if button("Undo", "routesUndo", enabled: model.audio.history.canUndo) { dispatch(.audio(.undo)) }
+        UI.sameLine()
+        if button("Redo", "routesRedo", enabled: model.audio.history.canRedo) { dispatch(.audio(.redo)) }
+        if routes.isEmpty { UI.textDisabled("No routes: sound does not move the picture.") }
+        for (i, r) in routes.enumerated() {
+            UI.pushID("route\(i)")
+            routeRow(i, r, activity: i < live.activity.count ? live.activity[i] : 0, dispatch)
+            UI.popID()
+            UI.separator()
+        }
+    }
+
+    private mutating func routeRow(_ i: Int, _ r: Route, activity: Double, _ dispatch: (AppAction) -> Void) {
+        let k = "route:\(i):"
+        // Line 1: mute, solo, source, mode, duplicate, remove.
+        var muted = r.muted
+        if UI.checkbox("M", &muted) { dispatch(.audio(.toggleMute(i))) }
+        record(k + "mute")
+        if ig_is_item_hovered(0) { UI.tooltip("Mute: silence this route (kept and saved)") }
+        UI.sameLine()
+        var solo = r.solo
+        if UI.checkbox("S", &solo) { dispatch(.audio(.toggleSolo(i))) }
+        record(k + "solo")
+        if ig_is_item_hovered(0) { UI.tooltip("Solo: while any route is solo, only solo routes play (not saved)") }
+        UI.sameLine()
+        ig_set_next_item_width(100)
+        let sourceRect = Self.nextRect(width: 100)
+        if UI.beginCombo("##source", preview: r.source.rawValue) {
+            for s in AudioSourceID.allCases {
+                if UI.selectable(s.rawValue, selected: s == r.source) { dispatch(.audio(.setSource(i, s))) }
+                record("sourceItem:" + s.rawValue)
+            }
+            ig_end_combo()
+        }
+        rects[k + "source"] = sourceRect
+        UI.sameLine()
+        ig_set_next_item_width(96)
+        let modeRect = Self.nextRect(width: 96)
+        if UI.beginCombo("##mode", preview: r.mode.rawValue) {
+            for m in RouteMode.allCases {
+                if UI.selectable(m.rawValue, selected: m == r.mode) { dispatch(.audio(.setMode(i, m))) }
+                record("modeItem:" + m.rawValue)
+            }
+            ig_end_combo()
+        }
+        rects[k + "mode"] = modeRect
+        UI.sameLine()
+        UI.pushID("modeHelp")
+        PreciseSlider.helpMarker("Source and mode", Self.routeHelp["source"]! + " " + Self.routeHelp["mode"]!)
+        UI.popID()
+        UI.sameLine()
+        if UI.smallButton("Duplicate") { dispatch(.audio(.duplicateRoute(i))) }
+        record(k + "dup")
+        UI.sameLine()
+        if UI.smallButton("Remove") { dispatch(.audio(.removeRoute(i))) }
+        record(k + "remove")
+        // Line 2: target picker.
+        UI.text("Target")
+        UI.sameLine(labelWidth)
+        targetPicker(i, r, dispatch)
+        UI.sameLine()
+        UI.pushID("targetHelp")
+        PreciseSlider.helpMarker("Target", Self.routeHelp["target"]!)
+        UI.popID()
+        // Line 3: depth (precise editing) and the live activity meter.
+        UI.pushID("depth")
+        if PreciseSlider.resetLabel("Depth", tooltip: "Double-click to reset to the saved depth") { dispatch(.audio(.resetDepth(i))) }
+        record(k + "depthLabel")
+        UI.sameLine(labelWidth)
+        let depthSpec = PreciseSlider.Spec(min: Route.depthRange.lowerBound, max: Route.depthRange.upperBound, format: "%.3f")
+        for e in PreciseSlider.draw("##v", value: r.depth, spec: depthSpec, width: sliderWidth * 0.62) {
+            switch e {
+            case .begin: dispatch(.audio(.beginEdit))
+            case .set(let v): dispatch(.audio(.setDepth(i, v)))
+            case .end: dispatch(.audio(.endEdit))
+            }
+        }
+        record(k + "depth")
+        UI.sameLine()
+        PreciseSlider.helpMarker("Depth", Self.routeHelp["depth"]!)
+        UI.popID()
+        UI.sameLine()
+        rects[k + "activity"] = AudioMeters.activity(activity, width: 70)
+        if ig_is_item_hovered(0) { UI.tooltip(String(format: "%+.3f of the target's range right now. ", activity) + Self.routeHelp["activity"]!) }
+        // Line 4: shaping.
+        shaping(i, r, dispatch)
+    }
+
+    private mutating func shaping(_ i: Int, _ r: Route, _ dispatch: (AppAction) -> Void) {
+        let k = "route:\(i):"
+        let smoothSpec = PreciseSlider.Spec(min: Route.smoothingRange.lowerBound, max: 2000, logarithmic: true, format: "smooth %.0f ms")
+        UI.pushID("smoothing")
+        for e in PreciseSlider.draw("##v", value: r.smoothing ?? 0, spec: smoothSpec, width: 150) {
+            switch e {
+            case .begin: dispatch(.audio(.beginEdit))
+            case .set(let v): dispatch(.audio(.setSmoothing(i, v)))
+            case .end: dispatch(.audio(.endEdit))
+            }
+        }
+        record(k + "smoothing")
+        if ig_is_item_hovered(0) { UI.tooltip(Self.routeHelp["smoothing"]!) }
+        UI.popID()
+        UI.sameLine()
+        UI.pushID("curve")
+        let curveSpec = PreciseSlider.Spec(min: Route.curveRange.lowerBound, max: Route.curveRange.upperBound, logarithmic: true, format: "curve %.2f")
+        for e in PreciseSlider.draw("##v", value: r.curve, spec: curveSpec, width: 120) {
+            switch e {
+            case .begin: dispatch(.audio(.beginEdit))
+            case .set(let v): dispatch(.audio(.setCurve(i, v)))
+            case .end: dispatch(.audio(.endEdit))
+            }
+        }
+        record(k + "curve")
+        if ig_is_item_hovered(0) { UI.tooltip(Self.routeHelp["curve"]!) }
+        UI.popID()
+        UI.sameLine()
+        var inv = r.invert
+        if UI.checkbox("Invert", &inv) { dispatch(.audio(.setInvert(i, inv))) }
+        record(k + "invert")
+        if ig_is_item_hovered(0) { UI.tooltip(Self.routeHelp["invert"]!) }
+    }
+
+    /// A combo listing only valid targets, grouped by section, with a search field.
+    private mutating func targetPicker(_ i: Int, _ r: Route, _ dispatch: (AppAction) -> Void) {
+        ig_set_next_item_width(sliderWidth)
+        rects["route:\(i):target"] = Self.nextRect(width: sliderWidth)
+        let heightLarge: Int32 = 1 << 3
+        let open = "##target".withCString { l in RouteTargetCatalog.name(of: r.target.id).withCString { ig_begin_combo(l, $0, heightLarge) } }
+        guard open else {
+            if targetPickerOpen == i { targetPickerOpen = nil }
+            return
+        }
+        if targetPickerOpen != i {
+            targetPickerOpen = i
+            targetQuery = ""
+            ig_set_keyboard_focus_here(0)
+        }
+        ig_set_next_item_width(-1)
+        _ = UI.inputText("##targetSearch", &targetQuery, capacity: 64, hint: "Search targets")
+        record("targetSearch")
+        let groups = RouteTargetCatalog.search(targetQuery)
+        if groups.isEmpty { UI.textDisabled("No target matches \"\(targetQuery)\"") }
+        for g in groups {
+            UI.textDisabled(g.group)
+            for item in g.items {
+                if UI.selectable("  \(item.name)##\(item.id)", selected: item.id == r.target.id) {
+                    dispatch(.audio(.setTarget(i, item.id)))
+                    ig_close_current_popup()
+                }
+                record("targetItem:" + item.id)
+            }
+        }
+        ig_end_combo()
+    }
+
+    /// The rectangle the next item of `width` will take (combos: their popups change the last item).
+    static func nextRect(width: Float) -> UI.Rect {
+        var x: Float = 0, y: Float = 0
+        ig_get_cursor_screen_pos(&x, &y)
+        return UI.Rect(x0: x, y0: y, x1: x + width, y1: y + ig_get_frame_height())
+    }
+}

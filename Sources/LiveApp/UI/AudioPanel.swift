@@ -1,0 +1,195 @@
+import AudioReactive
+import Foundation
+import ImGuiShim
+
+/// The audio panel: capture source and health, live spectrum and band meters,
+/// the controls and tuning (each with a help marker), the route editor
+/// (AudioPanel+Routes.swift) and the saved configs (AudioPanel+Configs.swift).
+///
+/// Main thread only (ImGui). It reads the model and the live view and emits
+/// actions; it never changes the model itself.
+struct AudioPanel {
+    /// Screen rectangles of the last frame's items (tests and `--state-file`
+    /// scripts aim the mouse with them); see each section for the keys.
+    var rects: [String: UI.Rect] = [:]
+    var width: Float = 520
+    /// Text fields of the configs section.
+    var configName = ""
+    var exportPath = "~/"
+    var importPath = ""
+    /// The config row selected in the list.
+    var selectedConfig: URL?
+    /// The target picker's search text, and the route whose picker is open.
+    var targetQuery = ""
+    var targetPickerOpen: Int?
+    /// Bring the window to the front on the next draw (set when it opens).
+    var focusOnNextDraw = false
+
+    /// Width of control labels and of sliders.
+    let labelWidth: Float = 150
+    let sliderWidth: Float = 230
+
+    /// Help of the controls above the tuning (tuning help comes from `AudioTuning.fields`).
+    static let controlHelp: [String: String] = [
+        "enabled": "Master switch. Off: every route is ignored and the picture shows the preset's own values exactly.",
+        "reactivity": "Global reactivity: multiplies every route's depth (1 = as the routes are written, 0 = still, 3 = three times as strong).",
+        "autoGain": "Auto-gain follows the loudness of each band slowly, so quiet and loud music both move the picture. Off: raw levels (−60…0 dBFS maps to 0…1).",
+        "gain": "Manual input gain in dB, applied before auto-gain: raise it for a quiet source when auto-gain is off.",
+    ]
+
+    static let tuningHelp: [String: String] = [
+        "attack": "How fast a band's level rises: the time to reach 63 % of a sudden step (ms). Small = snappy, large = smooth.",
+        "release": "How fast a band's level falls back: the time to fall 63 % of the way after the sound stops (ms).",
+        "gateLow": "The gate closes (after the hold time) when a band falls below the noise floor plus this many dB. Must not be above gate high.",
+        "gateHigh": "The gate opens when a band rises above its tracked noise floor plus this many dB. Higher ignores more hiss and room noise.",
+        "hold": "How long (ms) a band may stay below gate low before its gate closes, so short gaps do not flicker.",
+        "autoGainAdaptation": "How long (s) auto-gain takes to follow a change in loudness. Short follows a quiet break quickly; long keeps the dynamics.",
+        "onsetSensitivity": "Transient detection: higher fires on softer hits (0…1, 0.5 balanced).",
+        "refractory": "Shortest time between two transients of one band (ms): stops one hit from firing twice.",
+        "transientDecay": "How fast the transient signal falls back after a hit: the time to fall 63 % of the way (ms).",
+    ]
+
+    /// Draws the panel window.
+    mutating func draw(model: AppModel, live: AudioLiveView, dispatch: (AppAction) -> Void) {
+        rects.removeAll(keepingCapacity: true)
+        var dw: Float = 0, dh: Float = 0
+        ig_get_display_size(&dw, &dh)
+        ig_set_next_window_pos(max(12, dw - width - 12), 32, UI.Cond.firstUseEver, 0, 0)
+        ig_set_next_window_size(width, max(300, dh - 44), UI.Cond.firstUseEver)
+        if focusOnNextDraw {
+            ig_set_next_window_focus()
+            focusOnNextDraw = false
+        }
+        defer { ig_end() }
+        guard "Audio".withCString({ ig_begin($0, nil, UI.WindowFlags.noFocusOnAppearing) }) else { return }
+        rects["window"] = UI.currentWindowRect
+        header(model, live)
+        var aw: Float = 0, ah: Float = 0
+        ig_get_content_region_avail(&aw, &ah)
+        rects["spectrum"] = AudioMeters.spectrum(live.meters, edges: model.audio.config.effectiveBands, width: aw, height: 90)
+        AudioMeters.bands(live.meters, width: aw, rects: &rects)
+        if UI.collapsingHeader("Source") { sourceSection(model, live, dispatch) }
+        if UI.collapsingHeader("Controls") { controls(model, dispatch) }
+        if UI.collapsingHeader("Routes") { routes(model, live, dispatch) }
+        if UI.collapsingHeader("Configs") { configs(model, dispatch) }
+        confirmation(model, dispatch)
+    }
+
+    private mutating func header(_ model: AppModel, _ live: AudioLiveView) {
+        let source = model.audio.source ?? "default source"
+        UI.text("Capture: \(source)")
+        rects["captureSource"] = UI.lastItemRect
+        var line = live.status
+        if let c = live.capture {
+            line += c.latency.map { String(format: "  ·  latency %.1f ms", $0 * 1000) } ?? "  ·  latency ?"
+            line += "  ·  dropped \(c.dropped)"
+        }
+        UI.textDisabled(line)
+        rects["captureStatus"] = UI.lastItemRect
+        if !live.enabled { UI.textColored("Master switch off: routes are ignored", 1, 0.75, 0.3) }
+    }
+
+    // MARK: source
+
+    private mutating func sourceSection(_ model: AppModel, _ live: AudioLiveView, _ dispatch: (AppAction) -> Void) {
+        let a = model.audio
+        if button("What the machine plays", "machine") { dispatch(.audio(.selectMachineOutput)) }
+        if ig_is_item_hovered(0) { UI.tooltip("Capture the default output's monitor: whatever this computer plays") }
+        UI.sameLine()
+        if button("Microphone", "microphone") { dispatch(.audio(.selectMicrophone)) }
+        if ig_is_item_hovered(0) { UI.tooltip("Capture the default input (or the first one that is not a monitor)") }
+        UI.sameLine()
+        if button("Server default", "sourceDefault") { dispatch(.audio(.selectSource(nil))) }
+        UI.sameLine()
+        if button("Refresh##sources", "refreshSources") { dispatch(.audio(.refreshSources)) }
+        if let p = a.sourcesProblem { UI.textColored(UI.wrap("Sources not listed: " + p, width: 60), 1, 0.55, 0.4) }
+        let rowsHeight = min(Float(max(a.sources.count, 1)) * (ig_get_text_line_height() + 6) + 8, 150)
+        _ = "##sources".withCString { ig_begin_child($0, 0, rowsHeight, true, 0) }
+        if a.sources.isEmpty { UI.textDisabled("(no sources listed yet)") }
+        for s in a.sources {
+            var label = s.name
+            if s.isMonitor { label += "  [monitor]" }
+            if s.isDefault { label += "  (default)" }
+            let current = s.name == a.source || (a.source == nil && s.isDefault)
+            if UI.selectable("\(label)##src:\(s.name)", selected: current) { dispatch(.audio(.selectSource(s.name))) }
+            rects["sourceRow:" + s.name] = UI.lastItemRect
+            if ig_is_item_hovered(0), !s.description.isEmpty { UI.tooltip(s.description) }
+        }
+        ig_end_child()
+    }
+
+    // MARK: controls
+
+    private mutating func controls(_ model: AppModel, _ dispatch: (AppAction) -> Void) {
+        let c = model.audio.config
+        var on = c.enabled
+        UI.pushID("enabled")
+        if UI.checkbox("Master", &on) { dispatch(.audio(.setEnabled(on))) }
+        rects["enabled"] = UI.lastItemRect
+        UI.sameLine()
+        rects["help:enabled"] = PreciseSlider.helpMarker("Master", Self.controlHelp["enabled"]!)
+        UI.popID()
+        UI.sameLine(0, spacing: 24)
+        var ag = c.autoGain
+        UI.pushID("autoGain")
+        if UI.checkbox("Auto-gain", &ag) { dispatch(.audio(.setAutoGain(ag))) }
+        rects["autoGain"] = UI.lastItemRect
+        UI.sameLine()
+        rects["help:autoGain"] = PreciseSlider.helpMarker("Auto-gain", Self.controlHelp["autoGain"]!)
+        UI.popID()
+        sliderRow("reactivity", "Reactivity", c.reactivity, PreciseSlider.Spec(min: 0, max: 3, format: "%.2f"),
+                  help: Self.controlHelp["reactivity"]!, reset: 1, dispatch) { .setReactivity($0) }
+        sliderRow("gain", "Input gain", c.gain, PreciseSlider.Spec(min: -40, max: 40, format: "%.1f dB"),
+                  help: Self.controlHelp["gain"]!, reset: 0, dispatch) { .setGain($0) }
+        UI.textDisabled("Tuning")
+        let defaults = AudioTuning()
+        for f in AudioTuning.fields {
+            let fmt = f.unit == "s" ? "%.2f s" : (f.unit.isEmpty ? "%.2f" : "%.1f " + f.unit)
+            let spec = PreciseSlider.Spec(min: f.range.lowerBound, max: f.range.upperBound,
+                                          logarithmic: f.range.upperBound / max(f.range.lowerBound, 1) >= 100, format: fmt)
+            sliderRow("tuning:" + f.key, Self.label(f.key), c.tuning[field: f], spec, help: Self.tuningHelp[f.key] ?? f.help,
+                      reset: defaults[field: f], dispatch) { .setTuning(f.key, $0) }
+        }
+    }
+
+    /// A labelled precise slider with a help marker; double-clicking the label resets to `reset`.
+    private mutating func sliderRow(_ key: String, _ label: String, _ value: Double, _ spec: PreciseSlider.Spec, help: String,
+                                    reset: Double, _ dispatch: (AppAction) -> Void, _ set: (Double) -> AudioAction) {
+        UI.pushID(key)
+        defer { UI.popID() }
+        if PreciseSlider.resetLabel(label, tooltip: "Double-click to reset") { dispatch(.audio(set(reset))) }
+        rects["label:" + key] = UI.lastItemRect
+        UI.sameLine(labelWidth)
+        for e in PreciseSlider.draw("##v", value: value, spec: spec, width: sliderWidth) {
+            switch e {
+            case .begin: dispatch(.audio(.beginEdit))
+            case .set(let v): dispatch(.audio(set(v)))
+            case .end: dispatch(.audio(.endEdit))
+            }
+        }
+        rects[key] = UI.lastItemRect
+        UI.sameLine()
+        rects["help:" + key] = PreciseSlider.helpMarker(label, help)
+    }
+
+    /// "gateLow" → "Gate low".
+    static func label(_ key: String) -> String {
+        var out = ""
+        for ch in key {
+            if ch.isUppercase { out += " " + ch.lowercased() } else { out.append(ch) }
+        }
+        return out.prefix(1).uppercased() + out.dropFirst()
+    }
+
+    /// A button that looks dimmed and does nothing when disabled; records its rect.
+    mutating func button(_ label: String, _ key: String, enabled: Bool = true) -> Bool {
+        if !enabled { ig_push_style_var_float(UI.StyleVar.alpha, 0.4) }
+        let pressed = UI.button(label)
+        if !enabled { ig_pop_style_var(1) }
+        rects[key] = UI.lastItemRect
+        return pressed && enabled
+    }
+
+    /// Records the last item's rectangle under `key`.
+    mutating func record(_ key: String) { rects[key] = UI.lastItemRect }
+}

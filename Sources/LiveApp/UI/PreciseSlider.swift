@@ -1,0 +1,117 @@
+import ImGuiShim
+
+/// The app's precise editing for one slider, shared by the parameter editor
+/// and the audio panel: drag, Ctrl+click typed entry (ImGui's own), and while
+/// the slider is hovered (or focused, with the mouse over no other item): arrow keys and the wheel step by
+/// range/100 (Shift ×0.1, Alt ×10; integers by at least 1), Home/End jump to
+/// the ends. A label before it resets the value on double-click
+/// (`resetLabel`). Main thread only (ImGui).
+enum PreciseSlider {
+    /// What a slider does to its value.
+    struct Spec: Equatable, Sendable {
+        var min: Double
+        var max: Double
+        var integer = false
+        var logarithmic = false
+        /// printf format of the shown value (`%%` for a literal percent sign).
+        var format = "%.3f"
+
+        var span: Double { max - min }
+
+        /// Clamps to the range (integers rounded); NaN keeps `fallback`.
+        func clamp(_ v: Double, fallback: Double) -> Double {
+            guard !v.isNaN else { return fallback }
+            let c = Swift.min(Swift.max(v, min), max)
+            return integer ? c.rounded() : c
+        }
+    }
+
+    /// What happened to the slider this frame, in order.
+    enum Event: Equatable, Sendable {
+        /// A drag or typed entry started (group the changes into one undo step).
+        case begin
+        case set(Double)
+        case end
+    }
+
+    /// The nudge for one arrow press / wheel notch: span/100, Shift ×0.1,
+    /// Alt ×10 (integers move at least 1).
+    static func step(span: Double, integer: Bool, shift: Bool, alt: Bool) -> Double {
+        var s = span / 100
+        if shift { s *= 0.1 }
+        if alt { s *= 10 }
+        return integer ? max(1, s.rounded()) : s
+    }
+
+    /// Draws the slider `##id` of `width` pixels showing `value`; returns its
+    /// events. The slider is the last item afterwards (for rects and tooltips).
+    static func draw(_ id: String, value: Double, spec: Spec, width: Float) -> [Event] {
+        ig_set_next_item_width(width)
+        var events: [Event] = []
+        var changed = false
+        var newValue = value
+        let log = spec.logarithmic ? UI.SliderFlags.logarithmic : 0
+        if spec.integer {
+            var iv = Int32(value.rounded())
+            changed = id.withCString { l in spec.format.withCString { ig_slider_int(l, &iv, Int32(spec.min), Int32(spec.max), $0, UI.SliderFlags.alwaysClamp | log) } }
+            newValue = Double(iv)
+        } else {
+            var dv = value
+            let flags = UI.SliderFlags.alwaysClamp | UI.SliderFlags.noRoundToFormat | log
+            changed = id.withCString { l in spec.format.withCString { ig_slider_double(l, &dv, spec.min, spec.max, $0, flags) } }
+            newValue = dv
+        }
+        if ig_is_item_activated() { events.append(.begin) }
+        if changed, newValue != value { events.append(.set(newValue)) }
+        if ig_is_item_deactivated() { events.append(.end) }
+        let hovered = ig_is_item_hovered(0)
+        if hovered { ig_set_item_using_mouse_wheel() }
+        // Keys go to the hovered slider, else to the focused one (never to both).
+        let focusedOnly = !hovered && ig_is_item_focused() && !ig_is_any_item_hovered()
+        if (hovered || focusedOnly) && !ig_io_want_text_input(),
+           let v = nudged(value, spec: spec, hovered: hovered), v != value {
+            events.append(.set(v))
+        }
+        return events
+    }
+
+    /// The value after this frame's arrow keys, wheel, Home or End, or nil.
+    static func nudged(_ value: Double, spec: Spec, hovered: Bool) -> Double? {
+        if ig_is_key_pressed(ScanCode.home, false) { return spec.min }
+        if ig_is_key_pressed(ScanCode.end, false) { return spec.max }
+        var notches = 0.0
+        if ig_is_key_pressed(ScanCode.right, true) || ig_is_key_pressed(ScanCode.up, true) { notches += 1 }
+        if ig_is_key_pressed(ScanCode.left, true) || ig_is_key_pressed(ScanCode.down, true) { notches -= 1 }
+        if hovered { notches += Double(ig_io_mouse_wheel()) }
+        guard notches != 0 else { return nil }
+        let s = step(span: spec.span, integer: spec.integer, shift: ig_io_key_shift(), alt: ig_io_key_alt())
+        return spec.clamp(value + notches * s, fallback: value)
+    }
+
+    /// A text label that asks for a reset on double-click (tooltip says so).
+    /// Returns true on the double-click.
+    static func resetLabel(_ text: String, tooltip: String) -> Bool {
+        UI.text(text)
+        guard ig_is_item_hovered(0) else { return false }
+        if ig_is_mouse_double_clicked(0) { return true }
+        UI.tooltip(tooltip)
+        return false
+    }
+
+    /// A "(?)" marker: the help as a tooltip on hover, as a popover on click.
+    /// Returns its rectangle.
+    @discardableResult
+    static func helpMarker(_ title: String, _ help: String) -> UI.Rect {
+        UI.textDisabled("(?)")
+        let r = UI.lastItemRect
+        if ig_is_item_hovered(0) { UI.helpTooltip(help) }
+        if ig_is_item_clicked(0) { UI.openPopup("help") }
+        if UI.beginPopup("help") {
+            UI.text(title)
+            UI.separator()
+            UI.text(UI.wrap(help, width: 60))
+            ig_end_popup()
+        }
+        return r
+    }
+}

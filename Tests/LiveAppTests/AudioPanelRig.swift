@@ -1,0 +1,110 @@
+import AudioReactive
+import Engine
+import Foundation
+import ImGuiShim
+import Testing
+@testable import LiveApp
+
+/// The audio panel in real (headless) ImGui frames with the real action
+/// layer, `AudioShell` (modulator + AudioIO on a real file worker and a real
+/// config store in temporary folders), and a fake source lister. Effects go
+/// through the shell as in the live loop; `switchSource` effects are recorded.
+final class AudioPanelRig {
+    var model: AppModel
+    let shell: AudioShell
+    let worker: FileWorker<AppAction>
+    let dir: URL
+    var switched: [String?] = []
+    let preset: Preset
+
+    /// A rig whose user configs live in `dir/user`; starts with `config`.
+    init(dir: URL, config: AudioConfig = AudioConfig(name: "Empty"), sources: [PulseSourceInfo] = []) {
+        self.dir = dir
+        var p = PresetParams()
+        p[.simSpeed] = 1
+        preset = Preset(id: "test", name: "Test", params: p)
+        model = AppModel(presets: [preset])
+        model.audio = AudioModel(config: config)
+        worker = FileWorker(name: "test.audio")
+        let store = AudioConfigStore(userDirectory: dir.appendingPathComponent("user"), shippedDirectory: nil)
+        shell = AudioShell(io: AudioIO(store: store, files: worker, listSources: { sources }))
+        shell.configure(model)
+    }
+
+    deinit {
+        shell.shutdown()
+        worker.shutdown(timeout: 10)
+    }
+
+    /// One action through the model; its effects through the shell, as the loop does.
+    func dispatch(_ a: AppAction) {
+        for e in model.handle(a) {
+            guard case .audio(let ae) = e else { continue }
+            if case .switchSource(let s) = ae { switched.append(s) }
+            for r in shell.perform(ae, model: model) { dispatch(r) }
+        }
+    }
+
+    func draw() {
+        shell.panel.draw(model: model, live: shell.liveView) { dispatch($0) }
+    }
+
+    /// Waits for file and source work and applies the replies (and live reloads).
+    func settle() {
+        _ = poll(seconds: 10) { worker.isIdle && shell.io.sourceWorker.isIdle }
+        for r in worker.drainReplies() + shell.drainActions() { dispatch(r) }
+        _ = poll(seconds: 10) { worker.isIdle && shell.io.sourceWorker.isIdle }
+        for r in worker.drainReplies() + shell.drainActions() { dispatch(r) }
+    }
+
+    func rect(_ name: String) throws -> UI.Rect { try #require(shell.panel.rects[name], "no item \(name) in \(shell.panel.rects.keys.sorted())") }
+
+    func hover(_ ui: HeadlessImGui, _ name: String) throws {
+        ui.moveMouse(to: try rect(name).center)
+        ui.frames(2, draw)
+    }
+
+    func click(_ ui: HeadlessImGui, _ name: String) throws {
+        try hover(ui, name)
+        ui.click(draw)
+        ui.frame(draw)
+    }
+
+    /// Clicks a text field, selects all, types `text`.
+    func type(_ ui: HeadlessImGui, into field: String, _ text: String) throws {
+        try click(ui, field)
+        ui.mods(ctrl: true)
+        ui.tap(ScanCode.a, draw)
+        ui.mods()
+        ui.type(text)
+        ui.frame(draw)
+    }
+
+    /// Ctrl+click a slider, type a value, Enter.
+    func typeValue(_ ui: HeadlessImGui, into slider: String, _ text: String) throws {
+        try hover(ui, slider)
+        ui.mods(ctrl: true)
+        ui.click(draw)
+        ui.mods()
+        ui.mods(ctrl: true)
+        ui.tap(ScanCode.a, draw)
+        ui.mods()
+        ui.type(text)
+        ui.frame(draw)
+        ui.tap(ScanCode.enter, draw)
+        ui.frame(draw)
+    }
+
+    /// The effective parameters for one frame of synthetic features.
+    func effective(_ features: AudioFeatures) -> PresetParams {
+        shell.modulator.process(base: model.base, features: features)
+    }
+
+    /// Features at `time` with one source's level and transient set.
+    static func features(_ id: AudioSourceID, level: Float = 0, transient: Float = 0, time: Double) -> AudioFeatures {
+        var f = AudioFeatures.silent
+        f.time = time
+        f[id] = SourceFeatures(level: level, transient: transient, gate: 1)
+        return f
+    }
+}
