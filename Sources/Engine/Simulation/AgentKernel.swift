@@ -27,11 +27,11 @@ struct AgentKernel {
     let shared: Shared
     let species: SpeciesStep
     let sense: UnsafeMutablePointer<Float16>
-    let counts: UnsafeMutablePointer<UInt16>
+    let counts: UnsafeMutablePointer<UInt8>
     let rhythmRot: UnsafePointer<Float>
     let chaosRot: UnsafePointer<Float>
 
-    init(shared: Shared, species: SpeciesStep, sense: UnsafeMutablePointer<Float16>, counts: UnsafeMutablePointer<UInt16>,
+    init(shared: Shared, species: SpeciesStep, sense: UnsafeMutablePointer<Float16>, counts: UnsafeMutablePointer<UInt8>,
          rhythmRot: UnsafePointer<Float>, chaosRot: UnsafePointer<Float>) {
         self.shared = shared
         self.species = species
@@ -182,7 +182,7 @@ struct AgentKernel {
         for k in 0..<valid {
             let j = Int(dep[k])
             let old = cnt[j]
-            cnt[j] = old &+ (old == UInt16.max ? 0 : 1)
+            cnt[j] = old &+ (old == UInt8.max ? 0 : 1)
         }
     }
 }

@@ -62,7 +62,7 @@ extension TrailField {
                 }
                 let d = dep[c]
                 for x in 0..<W {
-                    merged[x] = t[x] + Float(min(countRow[x], 65535)) * d
+                    merged[x] = t[x] + Float(min(countRow[x], 255)) * d
                 }
             }
 
