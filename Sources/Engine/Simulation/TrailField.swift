@@ -27,6 +27,13 @@ final class TrailField: @unchecked Sendable {
     /// the agent pass's cache footprint and of the diffusion pass's traffic.
     let counts: [[AlignedBuffer<UInt8>]]
 
+    /// Head counts of the last step that recorded them: per pixel, bytes 0–2
+    /// are min(deposits of species 0–2, 255) (one deposit per agent, at its
+    /// new position). Allocated on first use.
+    private(set) lazy var heads = AlignedBuffer<UInt32>(count: width * height)
+    /// Whether `heads` describes the agents' current positions.
+    var headsValid = false
+
     init(width: Int, height: Int, species: Int, workers: Int) {
         precondition(width >= 16 && height >= 16)
         self.width = width
