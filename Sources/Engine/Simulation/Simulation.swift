@@ -42,6 +42,10 @@ public final class Simulation: @unchecked Sendable {
     let scratchRows: [AlignedBuffer<Float>]
     /// Number of agents ever spawned (their spawn ids).
     var spawned: UInt32 = 0
+    /// Tile of each agent during a tile sort.
+    var sortKeys = AlignedBuffer<Int32>(count: 0)
+    /// Fixed parts per species of the parallel tile sort.
+    static let sortParts = 8
 
     /// The default number of worker threads (one per core).
     public static var defaultThreads: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
