@@ -21,6 +21,8 @@ struct LiveOptions: Sendable {
     var noSession = false
     /// Open the audio panel at start (A toggles it).
     var audioPanel = false
+    /// Start with every panel hidden (`--no-ui`; Tab shows them).
+    var noUI = false
     /// Quit by itself after this many seconds (tests, demos).
     var quitAfter: Double?
     /// Save the window (with panels) as PNG at `screenshotAt` seconds.
@@ -48,7 +50,8 @@ struct LiveOptions: Sendable {
       --config FILE         audio config to start with (JSON file, or the name of a shipped config;
                             see docs/audio-config.md); it reloads live when the file is saved
       --audio-panel         open the audio panel (meters, routes, configs, source) at start; A toggles it
-      --preset NAME         start with this preset (id or name)
+      --no-ui               start with the panels hidden (Tab shows them)
+      --preset NAME         start with this preset (id, name, or a preset .json file)
       --fullscreen          start fullscreen (F11 toggles)
       --display N           open on display N (0-based)
       --output-display N    also open an output-only fullscreen window (no panels) on display N
@@ -99,6 +102,7 @@ struct LiveOptions: Sendable {
         o.noGovernor = r.flag("--no-governor")
         o.noSession = r.flag("--no-session")
         o.audioPanel = r.flag("--audio-panel")
+        o.noUI = r.flag("--no-ui")
         o.quitAfter = try r.double("--quit-after", in: 0...1e9)
         o.screenshot = try r.string("--screenshot")
         o.screenshotAt = try r.double("--screenshot-at", in: 0...3600) ?? 3

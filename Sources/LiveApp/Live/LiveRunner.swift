@@ -49,7 +49,10 @@ final class LiveRunner {
         }
         session = restored ?? Session()
         var start: Preset?
-        if let name = options.preset {
+        if let name = options.preset, name.hasSuffix(".json") {
+            // A preset file (e.g. one exported from the library, or configs/bench/all-effects.json).
+            do { start = try PresetSource.resolve(name) } catch { notices.append("--preset: \(error); starting with the first preset") }
+        } else if let name = options.preset {
             start = catalog.preset(named: name)
             if start == nil { notices.append("There is no preset '\(name)'; starting with the first one") }
         }
@@ -129,6 +132,7 @@ final class LiveRunner {
         if let d = options.outputDisplay { apply(.outputWindow(d), sim: sim, renderer: renderer, window: window, gui: gui) }
         if let f = model.audio.file { _ = audioShell.perform(.watch(f), model: model) }
         if options.audioPanel { apply(.audio(.togglePanel), sim: sim, renderer: renderer, window: window, gui: gui) }
+        if options.noUI && model.uiVisible { apply(.toggleUI, sim: sim, renderer: renderer, window: window, gui: gui) }
 
         while running {
             let t0 = clock.now
