@@ -98,3 +98,44 @@ struct XWDError: Error, CustomStringConvertible {
     let description: String
     init(_ d: String) { description = d }
 }
+
+/// A private Xvfb for one test, so that other window tests running at the
+/// same time (they share PHYSARUM_TEST_DISPLAY) cannot take its pointer and
+/// key presses. Stopped by its PID when released.
+final class PrivateDisplay {
+    let display: String
+    private let process: Process
+
+    /// Starts `Xvfb :N` on the first free N in 180..<220; nil without Xvfb.
+    init?(width: Int = 1280, height: Int = 720) {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb") else { return nil }
+        for n in 180..<220 where !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)")
+            && !FileManager.default.fileExists(atPath: "/tmp/.X\(n)-lock") {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
+            p.arguments = [":\(n)", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"]
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            guard (try? p.run()) != nil else { continue }
+            let socket = "/tmp/.X11-unix/X\(n)"
+            if poll(seconds: 10, { FileManager.default.fileExists(atPath: socket) || !p.isRunning }), p.isRunning {
+                display = ":\(n)"
+                process = p
+                return
+            }
+            if p.isRunning { kill(p.processIdentifier, SIGKILL) }  // another Xvfb took the number first
+            p.waitUntilExit()
+        }
+        return nil
+    }
+
+    /// SIGKILL: Xvfb inherits the test thread's blocked signals, so SIGTERM
+    /// would wait forever. Its lock and socket files are removed after it.
+    deinit {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let n = display.dropFirst()
+        try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(n)")
+        try? FileManager.default.removeItem(atPath: "/tmp/.X\(n)-lock")
+    }
+}
