@@ -17,6 +17,9 @@ struct FieldView {
     let agentY: UnsafePointer<Float>?
     /// Agent index range of each species.
     let ranges: [Range<Int>]
+    /// Head counts already made by the simulation (see `Simulation.heads`);
+    /// nil = stamp the agents.
+    var heads: UnsafePointer<UInt32>? = nil
 }
 
 /// How output pixels map onto the field: **cover**. The field is scaled

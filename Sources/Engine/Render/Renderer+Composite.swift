@@ -7,7 +7,7 @@ typealias Rows3 = (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, Uns
 /// result as the new history, and gather the bloom bright-pass at ¼
 /// resolution — one read of the field, one write of the picture.
 extension Renderer {
-    func composite(field: FieldView, sampler: Sampler, glow: HeadGlowPlanes?, settings s: RenderSettings) {
+    func composite(field: FieldView, sampler: Sampler, glow: UnsafeMutablePointer<UInt32>?, settings s: RenderSettings) {
         let W = width, H = height, S = stride
         let rows = Self.rowsPerChunk
         let hist: Rows3 = (history[0].base, history[1].base, history[2].base)
@@ -20,7 +20,7 @@ extension Renderer {
         let lvl = bloom.base
         let bl: Rows3 = (lvl.planes[0].base, lvl.planes[1].base, lvl.planes[2].base)
         let bS = lvl.stride, bW = lvl.width
-        let G: UnsafeMutablePointer<UInt32>? = glow?.packed.base
+        let G = glow
         let trailGain = s.trailGain, glowGain = s.glowGain
         let kernel = CompositeKernel(s)
 

@@ -94,11 +94,19 @@ public final class Renderer: @unchecked Sendable {
     /// `render` with some effects forced off (tests, bench).
     func render(sim: Simulation, params: PresetParams, stages: RenderStages, into image: inout RGBAImage) {
         let agents = sim.agents
+        // Once head glow has been on, the simulation's steps record the head
+        // counts as they merge the deposits (it stays on: modulation flicks
+        // the glow on and off, and the beat's frame must not pay for a
+        // stamp); until a step has, the agents are stamped. The two agree
+        // except for agents on an exact pixel boundary, which the deposit
+        // rounding may put one pixel lower.
+        let glowOn = stages.apply(RenderSettings(params)).glowOn
+        if glowOn { sim.recordsHeads = true }
         sim.withTrails { planes in
             let view = FieldView(width: sim.width, height: sim.height,
                                  trails: planes.map { UnsafePointer($0.baseAddress!) },
                                  agentX: UnsafePointer(agents.x.base), agentY: UnsafePointer(agents.y.base),
-                                 ranges: agents.ranges)
+                                 ranges: agents.ranges, heads: glowOn ? sim.heads : nil)
             render(field: view, params: params, stages: stages, into: &image)
         }
     }
@@ -122,13 +130,15 @@ public final class Renderer: @unchecked Sendable {
         }
 
         ensureScratch(fieldWidth: field.width)
-        var glowPlanes: HeadGlowPlanes?
-        if s.glowOn && field.agentX != nil {
+        var glowPlanes: UnsafeMutablePointer<UInt32>?
+        if s.glowOn, let heads = field.heads {
+            glowPlanes = UnsafeMutablePointer(mutating: heads)
+        } else if s.glowOn && field.agentX != nil {
             if glow == nil || glow!.width != field.width || glow!.height != field.height {
                 glow = HeadGlowPlanes(width: field.width, height: field.height, workers: pool.threads, species: field.trails.count)
             }
             glow!.stamp(field, pool: pool)
-            glowPlanes = glow
+            glowPlanes = glow!.packed.base
         } else {
             s.glowGain = 0
         }

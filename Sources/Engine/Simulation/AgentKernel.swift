@@ -27,11 +27,11 @@ struct AgentKernel {
     let shared: Shared
     let species: SpeciesStep
     let sense: UnsafeMutablePointer<Float16>
-    let counts: UnsafeMutablePointer<UInt16>
+    let counts: UnsafeMutablePointer<UInt8>
     let rhythmRot: UnsafePointer<Float>
     let chaosRot: UnsafePointer<Float>
 
-    init(shared: Shared, species: SpeciesStep, sense: UnsafeMutablePointer<Float16>, counts: UnsafeMutablePointer<UInt16>,
+    init(shared: Shared, species: SpeciesStep, sense: UnsafeMutablePointer<Float16>, counts: UnsafeMutablePointer<UInt8>,
          rhythmRot: UnsafePointer<Float>, chaosRot: UnsafePointer<Float>) {
         self.shared = shared
         self.species = species
@@ -53,7 +53,10 @@ struct AgentKernel {
     }
 
     @_transparent static func load(_ p: UnsafeMutablePointer<Float>, _ i: Int, _ valid: Int) -> V {
-        if valid == lanes { return UnsafeRawPointer(p + i).loadUnaligned(as: V.self) }
+        // Lane by lane, which LLVM fuses into one unaligned vector load; the
+        // stdlib's loadUnaligned is not inlined into this large kernel and the
+        // call spills every live vector register.
+        if valid == lanes { let q = p + i; return V(q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7]) }
         var v = V(repeating: 0)
         for k in 0..<valid { v[k] = p[i + k] }
         return v
@@ -61,7 +64,8 @@ struct AgentKernel {
 
     @_transparent static func store(_ v: V, _ p: UnsafeMutablePointer<Float>, _ i: Int, _ valid: Int) {
         if valid == lanes {
-            UnsafeMutableRawPointer(p + i).storeBytes(of: v, as: V.self)
+            let q = p + i  // one vector store after LLVM's fusion (see `load`)
+            q[0] = v[0]; q[1] = v[1]; q[2] = v[2]; q[3] = v[3]; q[4] = v[4]; q[5] = v[5]; q[6] = v[6]; q[7] = v[7]
         } else {
             for k in 0..<valid { p[i + k] = v[k] }
         }
@@ -178,7 +182,7 @@ struct AgentKernel {
         for k in 0..<valid {
             let j = Int(dep[k])
             let old = cnt[j]
-            cnt[j] = old &+ (old == UInt16.max ? 0 : 1)
+            cnt[j] = old &+ (old == UInt8.max ? 0 : 1)
         }
     }
 }

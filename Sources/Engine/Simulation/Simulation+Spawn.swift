@@ -90,6 +90,12 @@ extension Simulation {
     /// Counting sort of each species' agents by 32×32 tile (row-major tiles), so
     /// neighbouring agents sit together in memory and their field reads hit the
     /// cache. Stable and deterministic. Also renormalises drifting headings.
+    ///
+    /// Parallel and balanced: each species is cut into `sortParts` fixed parts
+    /// (independent of the thread count); the parts count their tiles at once,
+    /// a short serial prefix sum gives every (part, tile) its first slot — tile
+    /// major, part minor, which is exactly where a sequential stable sort puts
+    /// them — and the parts scatter at once.
     func tileSort() {
         let tile = 32
         let tilesX = (width + tile - 1) / tile, tilesY = (height + tile - 1) / tile
@@ -97,29 +103,52 @@ extension Simulation {
         let src = agents, dst = spare
         let SX = src.x.base, SY = src.y.base, SHX = src.hx.base, SHY = src.hy.base, SP = src.phase.base
         let DX = dst.x.base, DY = dst.y.base, DHX = dst.hx.base, DHY = dst.hy.base, DP = dst.phase.base
-        let ranges = src.ranges
-        pool.run(chunks: ranges.count) { s, _ in
-            let r = ranges[s]
-            guard !r.isEmpty else { return }
-            var hist = [Int](repeating: 0, count: tiles + 1)
-            var keys = [Int32](repeating: 0, count: r.count)
-            for (k, i) in r.enumerated() {
-                let t = (Int(SY[i]) / tile) * tilesX + Int(SX[i]) / tile
-                keys[k] = Int32(t)
-                hist[t + 1] += 1
+        let parts = Self.sortParts
+        // (species, part) jobs with their agent ranges.
+        var jobs: [Range<Int>] = []
+        for r in src.ranges {
+            for k in 0..<parts {
+                jobs.append((r.lowerBound + r.count * k / parts)..<(r.lowerBound + r.count * (k + 1) / parts))
             }
-            for t in 0..<tiles { hist[t + 1] += hist[t] }
-            for (k, i) in r.enumerated() {
-                let t = Int(keys[k])
-                let j = r.lowerBound + hist[t]
-                hist[t] += 1
+        }
+        if sortKeys.count < src.count { sortKeys = AlignedBuffer(count: src.count) }
+        let keys = sortKeys.base
+        // counts[job * tiles + t], then first slots in place.
+        let slots = AlignedBuffer<Int>(count: jobs.count * tiles)
+        slots.zero()
+        let S = slots.base
+        pool.run(chunks: jobs.count) { j, _ in
+            let h = S + j * tiles
+            for i in jobs[j] {
+                let t = (Int(SY[i]) / tile) * tilesX + Int(SX[i]) / tile
+                keys[i] = Int32(t)
+                h[t] += 1
+            }
+        }
+        for (s, r) in src.ranges.enumerated() {
+            var next = r.lowerBound
+            for t in 0..<tiles {
+                for k in 0..<parts {
+                    let c = S + (s * parts + k) * tiles + t
+                    let n = c.pointee
+                    c.pointee = next
+                    next += n
+                }
+            }
+        }
+        pool.run(chunks: jobs.count) { j, _ in
+            let h = S + j * tiles
+            for i in jobs[j] {
+                let t = Int(keys[i])
+                let d = h[t]
+                h[t] = d + 1
                 var hx = SHX[i], hy = SHY[i]
                 let n2 = hx * hx + hy * hy
                 if abs(n2 - 1) > 1e-5 {
                     let inv = 1 / n2.squareRoot()
                     hx *= inv; hy *= inv
                 }
-                DX[j] = SX[i]; DY[j] = SY[i]; DHX[j] = hx; DHY[j] = hy; DP[j] = SP[i]
+                DX[d] = SX[i]; DY[d] = SY[i]; DHX[d] = hx; DHY[d] = hy; DP[d] = SP[i]
             }
         }
         agents = dst

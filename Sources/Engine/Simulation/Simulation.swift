@@ -26,6 +26,12 @@ public final class Simulation: @unchecked Sendable {
     public var sortInterval: Int = 16
     /// Seconds spent in each pass since the last `resetTimings()`.
     public private(set) var timings = PassTimings()
+    /// Whether steps record the head counts (agents per pixel and species,
+    /// capped at 255) for the renderer's head glow. The renderer turns this on
+    /// while head glow is on; the counts come out of the diffusion pass's
+    /// deposit merge at almost no cost, instead of a second scatter of every
+    /// agent at render time.
+    public var recordsHeads = false
 
     let pool: WorkerPool
     let field: TrailField
@@ -36,6 +42,10 @@ public final class Simulation: @unchecked Sendable {
     let scratchRows: [AlignedBuffer<Float>]
     /// Number of agents ever spawned (their spawn ids).
     var spawned: UInt32 = 0
+    /// Tile of each agent during a tile sort.
+    var sortKeys = AlignedBuffer<Int32>(count: 0)
+    /// Fixed parts per species of the parallel tile sort.
+    static let sortParts = 8
 
     /// The default number of worker threads (one per core).
     public static var defaultThreads: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
@@ -56,7 +66,7 @@ public final class Simulation: @unchecked Sendable {
         self.params = params
         pool = WorkerPool(threads: threads)
         field = TrailField(width: width, height: height, species: ParamKey.speciesCount, workers: threads)
-        scratchRows = (0..<threads).map { _ in AlignedBuffer(count: 11 * width) }
+        scratchRows = (0..<threads).map { _ in AlignedBuffer(count: 13 * width) }
         agents = AgentStore(counts: params.speciesCounts)
         spare = AgentStore(counts: params.speciesCounts)
         spawnAll()
@@ -76,6 +86,7 @@ public final class Simulation: @unchecked Sendable {
         stepIndex = 0
         spawned = 0
         field.clear()
+        field.headsValid = false
         agents = AgentStore(counts: params.speciesCounts)
         spare = AgentStore(counts: params.speciesCounts)
         spawnAll()
@@ -85,14 +96,16 @@ public final class Simulation: @unchecked Sendable {
     /// effective, modulated parameters). A change of agent count or
     /// populations respawns only the agents that must change.
     public func step(_ params: PresetParams, count: Int = 1) {
-        for _ in 0..<max(0, count) {
+        for n in 0..<max(0, count) {
             reconcile(params)
             self.params = params
             let clock = ContinuousClock()
             let t0 = clock.now
             moveAgents(params)
             let t1 = clock.now
-            field.diffuse(diffuseSettings(params), pool: pool, scratchRows: scratchRows)
+            var settings = diffuseSettings(params)
+            settings.heads = recordsHeads && n == count - 1
+            field.diffuse(settings, pool: pool, scratchRows: scratchRows)
             let t2 = clock.now
             stepIndex += 1
             if sortInterval > 0, stepIndex % sortInterval == 0 {
@@ -151,6 +164,12 @@ public final class Simulation: @unchecked Sendable {
     func withTrails<R>(_ body: ([UnsafeBufferPointer<Float>]) throws -> R) rethrows -> R {
         try body(field.trails.map { UnsafeBufferPointer($0.buffer) })
     }
+
+    /// The head counts of the last step, packed per pixel (species 0, 1, 2 in
+    /// bytes 0, 1, 2; each min(agents on the pixel, 255)), or nil when the
+    /// last step did not record them (`recordsHeads` off, or no step since a
+    /// reset). Valid until the next step or reset.
+    var heads: UnsafePointer<UInt32>? { field.headsValid ? UnsafePointer(field.heads.base) : nil }
 
     /// Agent positions and headings of species `s`, in storage order.
     public func agentStates(species s: Int) -> [(x: Float, y: Float, hx: Float, hy: Float)] {

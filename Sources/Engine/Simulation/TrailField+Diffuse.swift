@@ -12,6 +12,8 @@ struct DiffuseSettings {
     var blur: Bool
     /// Interaction matrix, row-major M[s][c].
     var matrix: [Float]
+    /// Also pack the merged counts into `TrailField.heads`.
+    var heads = false
 }
 
 extension TrailField {
@@ -37,19 +39,23 @@ extension TrailField {
         let src = trails.map(\.base), dst = scratch.map(\.base), sen = sense.map(\.base)
         let cnt = counts.map { $0.map(\.base) }
         let blur = s.blur
+        let recordHeads = s.heads
+        let heads = recordHeads ? self.heads.base : nil
 
         pool.run(chunks: diffuseChunks) { chunk, worker in
             let y0 = chunk * rows, y1 = min(H, y0 + rows)
             let scr = scratchRows[worker].base
-            // Layout of the worker's scratch: 9 ring rows (3 channels × 3), a merged row, a count row.
+            // Layout of the worker's scratch: 9 ring rows (3 channels × 3), a
+            // merged row, a count row per channel.
             let merged = scr + 9 * W
-            let countRow = UnsafeMutableRawPointer(scr + 10 * W).assumingMemoryBound(to: Int32.self)
+            let countRows = UnsafeMutableRawPointer(scr + 10 * W).assumingMemoryBound(to: Int32.self)
 
             /// Trail + deposit of channel c, row r (wrapped) into `merged`; clears counts when `clear`.
             func merge(_ c: Int, _ rIn: Int, clear: Bool) {
                 let r = (rIn + H) % H
                 let off = r * W
                 let t = src[c] + off
+                let countRow = countRows + c * W
                 let c0 = cnt[0][c] + off
                 for x in 0..<W { countRow[x] = Int32(c0[x]) }
                 if clear { (c0).update(repeating: 0, count: W) }
@@ -62,7 +68,18 @@ extension TrailField {
                 }
                 let d = dep[c]
                 for x in 0..<W {
-                    merged[x] = t[x] + Float(min(countRow[x], 65535)) * d
+                    merged[x] = t[x] + Float(min(countRow[x], 255)) * d
+                }
+            }
+
+            /// Packs the three channels' merged counts of row r (all merged
+            /// last) into the head counts, when recording and r is this chunk's.
+            func packHeads(_ r: Int) {
+                guard let heads, r >= y0, r < y1 else { return }
+                let h = heads + r * W
+                let a = countRows, b = countRows + W, c = countRows + 2 * W
+                for x in 0..<W {
+                    h[x] = UInt32(min(a[x], 255)) | UInt32(min(b[x], 255)) << 8 | UInt32(min(c[x], 255)) << 16
                 }
             }
 
@@ -84,6 +101,7 @@ extension TrailField {
                     merge(c, y0, clear: false)
                     hsum(ring + W)
                 }
+                packHeads(y0)
                 for y in y0..<y1 {
                     let slotPrev = (y - y0) % 3, slotCur = (y - y0 + 1) % 3, slotNext = (y - y0 + 2) % 3
                     let next = y + 1
@@ -99,6 +117,7 @@ extension TrailField {
                             out[x] = min(max(v, 0), cap)
                         }
                     }
+                    packHeads(next)
                     senseRow(y)
                 }
             } else {
@@ -111,6 +130,7 @@ extension TrailField {
                             out[x] = min(max(v, 0), cap)
                         }
                     }
+                    packHeads(y)
                     senseRow(y)
                 }
             }
@@ -142,5 +162,6 @@ extension TrailField {
             }
         }
         swapPlanes()
+        headsValid = recordHeads
     }
 }

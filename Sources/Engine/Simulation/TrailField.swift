@@ -1,8 +1,8 @@
 /// The pheromone field: one trail plane per species (Float, row-major,
 /// width × height), the pre-combined sensing planes the agents read
 /// (F_s = Σ_c M[s,c]·T_c, refreshed by every diffusion pass), and one
-/// integer deposit-count buffer per worker thread (UInt16 per species per
-/// pixel), merged and cleared by the diffusion pass.
+/// integer deposit-count buffer per worker thread (UInt8 per species per
+/// pixel, saturating), merged and cleared by the diffusion pass.
 ///
 /// Thread safety: mutated only inside `Simulation.step` passes.
 final class TrailField: @unchecked Sendable {
@@ -19,8 +19,20 @@ final class TrailField: @unchecked Sendable {
     /// reads touch half the memory (the sensing decision only compares
     /// neighbouring values, for which 11 bits of mantissa are plenty).
     let sense: [AlignedBuffer<Float16>]
-    /// Deposit counts: `counts[worker][species]`.
-    let counts: [[AlignedBuffer<UInt16>]]
+    /// Deposit counts: `counts[worker][species]`, saturating at 255. The
+    /// merge takes min(Σ workers, 255), which equals min(true count, 255)
+    /// however the agents were split between workers (a worker saturates only
+    /// when the true count is ≥ 255 anyway), so results stay independent of
+    /// the thread count. One byte instead of two halves the counts' share of
+    /// the agent pass's cache footprint and of the diffusion pass's traffic.
+    let counts: [[AlignedBuffer<UInt8>]]
+
+    /// Head counts of the last step that recorded them: per pixel, bytes 0–2
+    /// are min(deposits of species 0–2, 255) (one deposit per agent, at its
+    /// new position). Allocated on first use.
+    private(set) lazy var heads = AlignedBuffer<UInt32>(count: width * height)
+    /// Whether `heads` describes the agents' current positions.
+    var headsValid = false
 
     init(width: Int, height: Int, species: Int, workers: Int) {
         precondition(width >= 16 && height >= 16)

@@ -26,7 +26,7 @@ enum BenchCommand: Subcommand {
     static var help: String {
         """
         Usage: physarum bench [--scenario NAME]... [--json] [--repeats N] [--threads N]
-                              [--agents N] [--size WxH]
+                              [--agents N] [--size WxH] [--compare FILE]
 
         Runs each scenario (all of them by default): a warm-up that lets the
         network form, then N timed repeats (default 5); prints the median. Build
@@ -39,12 +39,18 @@ enum BenchCommand: Subcommand {
         threads, steps, diffusionEvery, seconds (median per repeat),
         agentStepsPerSecond, msPerStep, checksum, maxRSSMiB, and more per scenario.
         Without --json the same lines are printed plus a short human summary.
+
+        --compare FILE: FILE is the output of an earlier `bench --json` run
+        (save it with `physarum bench --json > base.json`). Each scenario then
+        also prints one line of ratios new/old of its headline figures
+        (msPerStep, agentStepsPerSecond, msPerFrame, ...) with better/worse;
+        with --json, each line gains a "compare" object of the ratios instead.
         """
     }
 
     /// Every scenario, in run order.
     static let scenarios: [BenchScenario] = SimBench.scenarios + RenderBench.scenarios + ConfigBench.scenarios
-        + AnalysisBench.scenarios + CaptureBench.scenarios + RemoteBench.scenarios
+        + PresentBench.scenarios + AnalysisBench.scenarios + CaptureBench.scenarios + RemoteBench.scenarios
 
     static func run(_ args: [String]) throws -> Int32 {
         var r = ArgumentReader(args)
@@ -55,7 +61,9 @@ enum BenchCommand: Subcommand {
         opts.threads = try r.int("--threads", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
         opts.agents = try r.int("--agents", in: 1...16_000_000)
         opts.size = try r.size("--size")
+        let comparePath = try r.string("--compare")
         try r.finish()
+        let baseline = try comparePath.map { try BenchBaseline(path: $0) }
         var chosen: [BenchScenario] = []
         for n in names {
             guard let s = scenarios.first(where: { $0.name == n }) else {
@@ -71,8 +79,10 @@ enum BenchCommand: Subcommand {
             var fields: [(String, JSONValue)] = [("scenario", .string(s.name))]
             fields += try s.run(opts)
             fields.append(("maxRSSMiB", rounded(maxResidentMiB(), 1)))
+            if json, let baseline { fields.append(baseline.jsonField(scenario: s.name, fields: fields)) }
             let line = JSONValue.object(fields).text
             print(line)
+            if !json, let baseline { print(baseline.line(scenario: s.name, fields: fields)) }
             fflush(nil)
             if !json { printError("  " + humanSummary(fields)) }
         }

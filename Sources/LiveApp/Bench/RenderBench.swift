@@ -32,6 +32,9 @@ enum RenderBench {
         if let a = o.agents { p[.agents] = Double(a) }
         let (w, h) = o.size ?? (1280, 720)
         let sim = Simulation(width: w, height: h, params: p, seed: 1, threads: o.threads)
+        // As in the live app once head glow is on: the steps record the head
+        // counts (their cost is in the step; frame-1m-720p shows the sum).
+        sim.recordsHeads = true
         sim.step(p, count: warmupSteps)
         let renderer = Renderer(width: w, height: h, threads: o.threads)
         var image = RGBAImage(width: w, height: h)

@@ -11,6 +11,7 @@ final class GLPresenter {
     private var vao: GLuint = 0
     private var program: GLuint = 0
     private var texSize = (width: 0, height: 0)
+    private var currentFilter = GL_LINEAR
 
     init() throws {
         program = try Self.link(vertex: """
@@ -43,6 +44,11 @@ final class GLPresenter {
         glDeleteProgram(program)
     }
 
+    /// The GL renderer string (e.g. "llvmpipe (LLVM 15.0.6, 256 bits)").
+    var rendererName: String {
+        glGetString(GLenum(GL_RENDERER)).map { String(cString: $0) } ?? "unknown"
+    }
+
     /// Uploads a frame of `width`×`height` RGBA8 pixels (row 0 = top).
     func upload(pixels: UnsafeRawPointer, width: Int, height: Int) {
         glBindTexture(GLenum(GL_TEXTURE_2D), texture)
@@ -60,13 +66,25 @@ final class GLPresenter {
     /// Clears to black and draws the last uploaded frame into the viewport rectangle.
     func draw(viewport: (x: Int, y: Int, width: Int, height: Int), drawable: (width: Int, height: Int)) {
         glViewport(0, 0, GLsizei(drawable.width), GLsizei(drawable.height))
-        glClearColor(0, 0, 0, 1)
-        glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+        let covers = viewport.x == 0 && viewport.y == 0 && viewport.width == drawable.width && viewport.height == drawable.height
+        // The frame covers the drawable: clearing first would only cost a
+        // pass over the buffer (a software GL pays for it in CPU time).
+        if !covers || texSize.width == 0 {
+            glClearColor(0, 0, 0, 1)
+            glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+        }
         guard texSize.width > 0 else { return }
         glViewport(GLint(viewport.x), GLint(viewport.y), GLsizei(viewport.width), GLsizei(viewport.height))
         glUseProgram(program)
         glActiveTexture(GLenum(GL_TEXTURE0))
         glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+        // One texel per pixel: nearest sampling gives the same picture, cheaper.
+        let filter = texSize == (viewport.width, viewport.height) ? GL_NEAREST : GL_LINEAR
+        if filter != currentFilter {
+            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), filter)
+            glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), filter)
+            currentFilter = filter
+        }
         glBindVertexArray(vao)
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
         glBindVertexArray(0)
