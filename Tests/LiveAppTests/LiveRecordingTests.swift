@@ -73,13 +73,15 @@ struct LiveRecordingTests {
                                                "XDG_CONFIG_HOME": home.path, "XDG_VIDEOS_DIR": videos.path])
         defer { app.stop() }
         let env = ["DISPLAY": display]
+        try #require(poll(seconds: 60) { !Self.statsLines(stats).isEmpty || !app.isRunning } && app.isRunning,
+                     "the app runs on \(display): \(app.stderr)")
         var window: String?
-        #expect(poll(seconds: 60) {
+        #expect(poll(seconds: 20) {
             window = try? Self.run("/usr/bin/xdotool", ["search", "--name", "^Physarum Live$"], env: env)
                 .split(separator: "\n").first.map(String.init)
             return window != nil
         })
-        let wid = try #require(window, "the window is up: \(app.stderr)")
+        let wid = try #require(window, "xdotool finds the window on \(display): \(app.stderr)")
         // The pointer over the window gives it the keyboard (no window manager).
         _ = try Self.run("/usr/bin/xdotool", ["mousemove", "--window", wid, "600", "300"], env: env)
         func pressR() throws -> Date {

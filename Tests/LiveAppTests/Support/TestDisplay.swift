@@ -117,8 +117,8 @@ final class PrivateDisplay {
             p.standardOutput = FileHandle.nullDevice
             p.standardError = FileHandle.nullDevice
             guard (try? p.run()) != nil else { continue }
-            let socket = "/tmp/.X11-unix/X\(n)"
-            if poll(seconds: 10, { FileManager.default.fileExists(atPath: socket) || !p.isRunning }), p.isRunning {
+            // Ready when its socket takes connections (the file appears before listen()).
+            if poll(seconds: 20, { Self.accepts("/tmp/.X11-unix/X\(n)") || !p.isRunning }), p.isRunning {
                 display = ":\(n)"
                 process = p
                 return
@@ -127,6 +127,23 @@ final class PrivateDisplay {
             p.waitUntilExit()
         }
         return nil
+    }
+
+    /// Whether a Unix socket at `path` accepts a connection.
+    private static func accepts(_ path: String) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var a = sockaddr_un()
+        a.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: a.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &a.sun_path) { buf in
+            for (i, b) in bytes.enumerated() { buf[i] = b }
+        }
+        return withUnsafePointer(to: &a) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        } == 0
     }
 
     /// SIGKILL: Xvfb inherits the test thread's blocked signals, so SIGTERM
