@@ -109,6 +109,39 @@ import Testing
         #expect(Self.noticeTexts(r) == ["Recording saved: \(r.status.path!) (1.0 s, 26 dropped)"])
     }
 
+    /// Stopping while the encoder is behind (every frame since the last one
+    /// the ring took was dropped): the video still lasts until the stop, by
+    /// repeating the last recorded frame.
+    @Test func aStopWhileTheEncoderIsBehindKeepsTheVideoLength() throws {
+        let dir = LibraryTestDir()
+        defer { dir.remove() }
+        let sink = StalledSink()
+        let r = Recorder(fps: 30, queueFrames: 4, directory: { dir.path }, makeSink: { _ in sink })
+        let (w, h) = (64, 36)
+        let px = Self.frame(0, width: w, height: h)
+        r.start(width: w, height: h)
+        r.offer(px, width: w, height: h, time: 0)
+        #expect(libraryPoll(seconds: 10) { sink.blocked.load(ordering: .acquiring) })
+        // 2 s at 30 fps with the encoder stuck: 3 more frames fit, 57 are dropped.
+        for n in 1...60 { r.offer(px, width: w, height: h, time: Double(n) / 30) }
+        #expect(r.status.dropped == 57)
+        r.stop()
+        sink.gate.signal()
+        #expect(r.waitUntilFinished(timeout: 10))
+        // Frames 0…60 (2 s + one frame): 4 from the ring, 57 repeats of the last.
+        #expect(sink.writes.load(ordering: .relaxed) == 61)
+        #expect(r.status.framesWritten == 61 && r.status.dropped == 57)
+        #expect(Self.noticeTexts(r) == ["Recording saved: \(r.status.path!) (2.0 s, 57 dropped)"])
+    }
+
+    /// The on-screen indicator counts the dropped frames once there are any.
+    @Test func theRecordingBadgeShowsTheDroppedFrames() {
+        let model = AppModel(library: LibraryModel(factory: testFactory))
+        func badges(_ s: RecordingStatus) -> [String] { LiveIndicators.badges(model: model, recording: s, untilNext: nil).map(\.text) }
+        #expect(badges(RecordingStatus(phase: .recording, framesWritten: 1950, seconds: 65, dropped: 0)) == ["● REC 1:05"])
+        #expect(badges(RecordingStatus(phase: .recording, framesWritten: 1950, seconds: 65, dropped: 12)) == ["● REC 1:05 · 12 dropped"])
+    }
+
     @Test func missingFFmpegIsANoticeAndTheLoopGoesOn() throws {
         let dir = LibraryTestDir()
         defer { dir.remove() }

@@ -60,6 +60,19 @@ final class FrameRing: @unchecked Sendable {
         return true
     }
 
+    /// Consumer, once the producer has stopped for good: runs `body` on the
+    /// bytes of the most recently consumed slot (still intact, since no push
+    /// can overwrite it any more). False when nothing was ever consumed.
+    /// The caller must have observed the producer's stop through an
+    /// acquire load of a flag the producer stored with release after its last push.
+    func withLastConsumed(_ body: (UnsafeRawBufferPointer) -> Void) -> Bool {
+        let h = head.load(ordering: .relaxed)
+        guard h > 0 else { return false }
+        let slot = (h - 1) % capacity
+        body(UnsafeRawBufferPointer(start: storage + slot * frameBytes, count: frameBytes))
+        return true
+    }
+
     /// Filled slots right now (a snapshot; either thread).
     var count: Int { tail.load(ordering: .acquiring) - head.load(ordering: .acquiring) }
 }

@@ -33,6 +33,9 @@ private final class RecordingSession: Sendable {
     let done = Atomic<Bool>(false)
     let dropped = Atomic<Int>(0)
     let written = Atomic<Int>(0)
+    /// Repeats of the last frame that end the video at the stop (frames due
+    /// since the last one the ring took); set by `stop()` before `stopRequested`.
+    let tailFrames = Atomic<Int>(0)
     let info = Mutex<(phase: RecordingStatus.Phase, path: String?)>((.starting, nil))
 
     init(width: Int, height: Int, fps: Double, queueFrames: Int) {
@@ -74,7 +77,11 @@ final class NoticeOutbox: Sendable {
 /// behind, the frame is dropped and counted, and the next accepted frame is
 /// repeated to keep the video's timing. Frames are paced to `fps` by the
 /// loop's clock (extra frames are skipped, late ones repeated), so the video
-/// lasts as long as the live set did whatever the live frame rate.
+/// lasts as long as the live set did whatever the live frame rate; at the
+/// stop, the last recorded frame is repeated up to the stop time. The encoder
+/// thread and ffmpeg (its child, which inherits its nice value) run at a lower
+/// CPU priority (`encoderNice`): on a loaded machine the live output keeps
+/// its frame rate and the recording drops frames instead (counted).
 /// Failures (no ffmpeg, disk full, ffmpeg dying) become notices; the set goes on.
 ///
 /// Thread safety: main thread (the frame loop) only; the encoder thread talks
@@ -86,6 +93,8 @@ final class Recorder {
     let queueFrames: Int
     /// Longest gap (seconds) filled with repeats after a stall; the rest counts as dropped.
     let maxGap = 5.0
+    /// How much the encoder thread (and so ffmpeg) lowers its CPU priority (nice increment).
+    let encoderNice: Int32
     private let directory: @Sendable () -> String
     private let makeSink: @Sendable (RecordingSpec) -> any VideoSink
     private let outbox = NoticeOutbox()
@@ -94,14 +103,16 @@ final class Recorder {
     // Producer-side pacing (main thread).
     private var startTime: Double?
     private var queuedFrames = 0
+    private var lastOfferTime: Double?
 
     /// `directory` is resolved on the encoder thread (it may read user-dirs.dirs).
-    init(fps: Double = 30, queueFrames: Int = 6,
+    init(fps: Double = 30, queueFrames: Int = 6, encoderNice: Int32 = 10,
          directory: @escaping @Sendable () -> String = { UserDirectories.recordingDirectory(ProcessInfo.processInfo.environment) },
          makeSink: @escaping @Sendable (RecordingSpec) -> any VideoSink = { FFmpegSink(spec: $0) }) {
         precondition(fps > 0 && queueFrames > 0)
         self.fps = fps
         self.queueFrames = queueFrames
+        self.encoderNice = encoderNice
         self.directory = directory
         self.makeSink = makeSink
         signal(SIGPIPE, SIG_IGN)  // a dying ffmpeg must be an error on write, not kill the set
@@ -130,17 +141,22 @@ final class Recorder {
         session = s
         startTime = nil
         queuedFrames = 0
-        let directory = directory, makeSink = makeSink, outbox = outbox
-        let thread = Thread { Self.encode(s, directory: directory, makeSink: makeSink, outbox: outbox) }
+        lastOfferTime = nil
+        let directory = directory, makeSink = makeSink, outbox = outbox, nice = encoderNice
+        let thread = Thread { Self.encode(s, nice: nice, directory: directory, makeSink: makeSink, outbox: outbox) }
         thread.name = "physarum.recorder"
         thread.start()
         return true
     }
 
     /// Stops taking frames; the encoder finishes the video on its thread (a
-    /// notice says where it is). Never blocks.
+    /// notice says where it is), repeating the last frame it got up to the
+    /// last offered frame's time. Never blocks.
     func stop() {
         guard let s = session else { return }
+        if let t0 = startTime, let t = lastOfferTime {
+            s.tailFrames.store(min(max(0, dueFrames(t, start: t0) - queuedFrames), Int(maxGap * fps)), ordering: .relaxed)
+        }
         s.accepting.store(false, ordering: .relaxed)
         s.stopRequested.store(true, ordering: .releasing)
         s.wake.signal()
@@ -169,8 +185,8 @@ final class Recorder {
         }
         let t0 = startTime ?? time
         startTime = t0
-        let due = Int(((time - t0) * fps).rounded(.down)) + 1
-        var count = due - queuedFrames
+        lastOfferTime = time
+        var count = dueFrames(time, start: t0) - queuedFrames
         guard count > 0 else { return }  // faster than the video's rate: not needed
         let cap = Int(maxGap * fps)
         if count > cap {
@@ -205,6 +221,11 @@ final class Recorder {
         return true
     }
 
+    /// Video frames that cover the live set from `start` to `time`.
+    private func dueFrames(_ time: Double, start: Double) -> Int {
+        Int(((time - start) * fps).rounded(.down)) + 1
+    }
+
     private func reapFinished() {
         if let s = session, s.done.load(ordering: .acquiring) {
             last = s
@@ -215,9 +236,10 @@ final class Recorder {
     private func post(_ text: String, _ level: NoticeLevel) { outbox.post(text, level) }
 
     /// The encoder thread: open the sink, write frames as they come, close.
-    private static func encode(_ s: RecordingSession, directory: () -> String, makeSink: (RecordingSpec) -> any VideoSink,
+    private static func encode(_ s: RecordingSession, nice: Int32, directory: () -> String, makeSink: (RecordingSpec) -> any VideoSink,
                                outbox: NoticeOutbox) {
         func notice(_ text: String, _ level: NoticeLevel) { outbox.post(text, level) }
+        lowerThreadPriority(by: nice)
         defer {
             s.accepting.store(false, ordering: .relaxed)
             while s.ring.consume({ _, _ in }) {}
@@ -242,20 +264,24 @@ final class Recorder {
         }
         s.info.withLock { $0 = (.recording, path) }
         var failure: CaptureError?
+        func write(_ frame: UnsafeRawBufferPointer, times n: Int) {
+            for _ in 0..<n where failure == nil {
+                do {
+                    try sink.write(frame)
+                    s.written.add(1, ordering: .relaxed)
+                } catch {
+                    failure = error
+                }
+            }
+        }
         loop: while true {
             s.wake.wait()
-            while failure == nil, s.ring.consume({ frame, n in
-                for _ in 0..<n where failure == nil {
-                    do {
-                        try sink.write(frame)
-                        s.written.add(1, ordering: .relaxed)
-                    } catch {
-                        failure = (error as? CaptureError) ?? CaptureError("\(error)")
-                    }
-                }
-            }) {}
+            while failure == nil, s.ring.consume({ frame, n in write(frame, times: n) }) {}
             if failure != nil || (s.stopRequested.load(ordering: .acquiring) && s.ring.count == 0) { break loop }
         }
+        // The producer has stopped (acquired above): end the video at the stop time.
+        let tail = s.tailFrames.load(ordering: .relaxed)
+        if failure == nil, tail > 0 { _ = s.ring.withLastConsumed { write($0, times: tail) } }
         s.accepting.store(false, ordering: .relaxed)
         s.info.withLock { $0.phase = .finishing }
         let closeError: CaptureError?
@@ -274,6 +300,19 @@ final class Recorder {
         } else {
             notice("Recording saved: \(path) (\(summary))", .info)
         }
+    }
+
+    /// Raises the calling thread's nice value by `amount` (Linux nice values
+    /// are per thread; `who` 0 is the calling thread, and children spawned
+    /// from it inherit the value). Lowering one's priority needs no privilege;
+    /// a failure changes nothing and is harmless.
+    private static func lowerThreadPriority(by amount: Int32) {
+        guard amount > 0 else { return }
+        let which = __priority_which_t(PRIO_PROCESS.rawValue)
+        errno = 0
+        let current = getpriority(which, 0)
+        guard errno == 0 else { return }
+        _ = setpriority(which, 0, min(19, current + amount))
     }
 
     /// An unused `physarum-<time>.mp4` in `dir`.

@@ -60,7 +60,8 @@ struct LiveOptions: Sendable {
       --agents N            override the preset's agent count
       --seed S              simulation seed
       --threads N           worker threads (default: one per core)
-      --stats FILE          write one JSON line per second: fps, frame times, bands, onsets, dropped audio
+      --stats FILE          write one JSON line per second: fps, frame times, bands, onsets, dropped audio,
+                            recording (active, frames written, frames dropped)
       --state-file FILE     write the current preset/parameters, audio source/config and the audio
                             panel's control rectangles (for scripted UI tests) as JSON once per second
       --no-governor         never lower quality to keep the frame rate

@@ -395,14 +395,20 @@ final class LiveRunner {
             ("audio", .string(audio.status.label)), ("source", model.audio.source.map(JSONValue.string) ?? .null),
             ("captureLatencyMs", audio.captureStatus?.latency.map { rounded($0 * 1000, 2) } ?? .null), ("preset", model.currentPreset.map { .string($0.id) } ?? .null),
             ("uiVisible", .bool(model.uiVisible)),
-            ("recording", .object([("active", .bool(liveSet.recorder.status.isActive)),
-                                   ("seconds", rounded(liveSet.recorder.status.seconds, 2)),
-                                   ("dropped", .int(liveSet.recorder.status.dropped))])),
+            ("recording", recordingStats(liveSet.recorder.status)),
             ("agents", .int(Int(governor.adjust(model.base)[.agents]))),
             ("governor", .object([("enabled", .bool(governor.enabled)), ("agentFactor", .double(governor.agentFactor)),
                                   ("resolutionFactor", .double(governor.resolutionFactor)),
                                   ("effectLevel", .int(governor.effectLevel)), ("summary", .string(governor.summary))])),
         ]).text
+    }
+
+    /// The current (or last) recording for `--stats`: whether it runs, its
+    /// phase, frames written (seconds of video) and live frames dropped.
+    private func recordingStats(_ r: RecordingStatus) -> JSONValue {
+        .object([("active", .bool(r.isActive)), ("phase", .string("\(r.phase)")),
+                 ("framesWritten", .int(r.framesWritten)), ("seconds", rounded(r.seconds, 2)),
+                 ("dropped", .int(r.dropped))])
     }
 
     /// The audio side for `--state-file`: source, config, and the audio

@@ -98,3 +98,61 @@ struct XWDError: Error, CustomStringConvertible {
     let description: String
     init(_ d: String) { description = d }
 }
+
+/// A private Xvfb for one test, so that other window tests running at the
+/// same time (they share PHYSARUM_TEST_DISPLAY) cannot take its pointer and
+/// key presses. Stopped by its PID when released.
+final class PrivateDisplay {
+    let display: String
+    private let process: Process
+
+    /// Starts `Xvfb :N` on the first free N in 180..<220; nil without Xvfb.
+    init?(width: Int = 1280, height: Int = 720) {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb") else { return nil }
+        for n in 180..<220 where !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)")
+            && !FileManager.default.fileExists(atPath: "/tmp/.X\(n)-lock") {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
+            p.arguments = [":\(n)", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"]
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            guard (try? p.run()) != nil else { continue }
+            // Ready when its socket takes connections (the file appears before listen()).
+            if poll(seconds: 20, { Self.accepts("/tmp/.X11-unix/X\(n)") || !p.isRunning }), p.isRunning {
+                display = ":\(n)"
+                process = p
+                return
+            }
+            if p.isRunning { kill(p.processIdentifier, SIGKILL) }  // another Xvfb took the number first
+            p.waitUntilExit()
+        }
+        return nil
+    }
+
+    /// Whether a Unix socket at `path` accepts a connection.
+    private static func accepts(_ path: String) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var a = sockaddr_un()
+        a.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: a.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &a.sun_path) { buf in
+            for (i, b) in bytes.enumerated() { buf[i] = b }
+        }
+        return withUnsafePointer(to: &a) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        } == 0
+    }
+
+    /// SIGKILL: Xvfb inherits the test thread's blocked signals, so SIGTERM
+    /// would wait forever. Its lock and socket files are removed after it.
+    deinit {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let n = display.dropFirst()
+        try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(n)")
+        try? FileManager.default.removeItem(atPath: "/tmp/.X\(n)-lock")
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+
+/// Recording from the real window (issue 8): the real `physarum` binary on
+/// Xvfb, R pressed with xdotool, the real ffmpeg, the video checked with
+/// ffprobe, and the live frame rate read from `--stats` before, during and
+/// after the recording.
+@Suite(.serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/xdotool")
+                             && FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg")
+                             && FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe"),
+                             "needs xdotool and ffmpeg (scripts/test installs them)"))
+struct LiveRecordingTests {
+    /// The fields of one `--stats` line this test reads.
+    struct StatsLine {
+        let t: Double
+        let frames: Int
+        /// 1000 / mean frame work time (the loop's own `fps`; above the
+        /// presented rate when the loop waits for its 60 Hz timer).
+        let workFPS: Double
+        let active: Bool
+        let phase: String
+        let framesWritten: Int
+        let dropped: Int
+    }
+
+    static func statsLines(_ url: URL) -> [StatsLine] {
+        LiveAudioWindowTests.statsLines(url).compactMap { o in
+            guard let t = o["t"] as? Double, let frames = o["frames"] as? Int, let fps = o["fps"] as? Double,
+                  let r = o["recording"] as? [String: Any], let active = r["active"] as? Bool,
+                  let phase = r["phase"] as? String, let written = r["framesWritten"] as? Int,
+                  let dropped = r["dropped"] as? Int else { return nil }
+            return StatsLine(t: t, frames: frames, workFPS: fps, active: active, phase: phase,
+                             framesWritten: written, dropped: dropped)
+        }
+    }
+
+    /// Frames presented per second between two stats lines.
+    static func rate(_ lines: ArraySlice<StatsLine>) -> (frames: Int, seconds: Double) {
+        guard let a = lines.first, let b = lines.last else { return (0, 0) }
+        return (b.frames - a.frames, b.t - a.t)
+    }
+
+    static func run(_ tool: String, _ args: [String], env: [String: String] = [:]) throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: tool)
+        p.arguments = args
+        p.environment = env
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Records 5 s with R … R while the live window runs, then checks what a
+    /// VJ would: the picture kept its frame rate, the video plays and lasts as
+    /// long as the recording did, and the dropped frames are reported.
+    @Test func recordingFiveSecondsKeepsTheLiveFrameRateAndGivesAPlayableVideo() throws {
+        // A display of its own: other window tests press keys on the shared one.
+        let own = PrivateDisplay()
+        let display = try #require(own?.display ?? TestDisplay.display, "Xvfb is needed (scripts/test installs it)")
+        let home = makeTempDir("live-recording")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let stats = home.appendingPathComponent("stats.jsonl")
+        let videos = home.appendingPathComponent("videos")
+        // A modest size on 2 shared cores; no governor, so a slower loop shows
+        // up as a lower frame rate rather than as fewer agents.
+        let app = try AppProcess(["--no-session", "--no-audio", "--no-governor", "--size", "640x360", "--field", "640x360",
+                                  "--agents", "60000", "--stats", stats.path],
+                                 environment: ["DISPLAY": display, "XDG_STATE_HOME": home.path, "XDG_DATA_HOME": home.path,
+                                               "XDG_CONFIG_HOME": home.path, "XDG_VIDEOS_DIR": videos.path])
+        defer { app.stop() }
+        let env = ["DISPLAY": display]
+        try #require(poll(seconds: 60) { !Self.statsLines(stats).isEmpty || !app.isRunning } && app.isRunning,
+                     "the app runs on \(display): \(app.stderr)")
+        var window: String?
+        #expect(poll(seconds: 20) {
+            window = try? Self.run("/usr/bin/xdotool", ["search", "--name", "^Physarum Live$"], env: env)
+                .split(separator: "\n").first.map(String.init)
+            return window != nil
+        })
+        let wid = try #require(window, "xdotool finds the window on \(display): \(app.stderr)")
+        // The pointer over the window gives it the keyboard (no window manager).
+        _ = try Self.run("/usr/bin/xdotool", ["mousemove", "--window", wid, "600", "300"], env: env)
+        func pressR() throws -> Date {
+            _ = try Self.run("/usr/bin/xdotool", ["key", "--clearmodifiers", "r"], env: env)
+            return Date()
+        }
+
+        // Warm-up (2 s) plus 3 s without recording.
+        #expect(poll(seconds: 60) { Self.statsLines(stats).count >= 5 }, "the app runs: \(app.stderr)")
+        let started = try pressR()
+        #expect(poll(seconds: 10) { Self.statsLines(stats).last?.active == true }, "R starts a recording: \(app.stderr)")
+        // Record 5 s of wall-clock time (the length of the recording is the thing measured).
+        #expect(poll(seconds: 20) { Date().timeIntervalSince(started) >= 5 && Self.statsLines(stats).last?.active == true })
+        let stopped = try pressR()
+        let recorded = stopped.timeIntervalSince(started)
+        #expect(poll(seconds: 30) { app.stderr.contains("Recording saved: ") }, "R again saves the video: \(app.stderr)")
+        // 3 s without recording after it (the second with the stop left out).
+        #expect(poll(seconds: 30) {
+            let lines = Self.statsLines(stats)
+            return lines.lastIndex { $0.active }.map { lines.count >= $0 + 6 } ?? false
+        })
+        app.signal(SIGTERM)
+        #expect(app.wait(seconds: 30) == 0, "quit exits 0: \(app.stderr)")
+
+        // Frame rates: the seconds fully before, during and after the recording.
+        let lines = Self.statsLines(stats)
+        let firstActive = try #require(lines.firstIndex { $0.active }, "stats show the recording")
+        let lastActive = try #require(lines.lastIndex { $0.active })
+        #expect(firstActive >= 3 && lastActive - firstActive >= 3, "\(lines.map(\.active))")
+        let before = Self.rate(lines[2..<firstActive])
+        let during = Self.rate(lines[firstActive...lastActive])
+        let after = Self.rate(lines[min(lastActive + 2, lines.count - 1)...])
+        // The rate without recording: all the seconds before and after it
+        // together (so a load that drifts over the test affects both sides alike).
+        let withoutRate = Double(before.frames + after.frames) / (before.seconds + after.seconds)
+        let duringRate = Double(during.frames) / during.seconds
+        let final = try #require(lines.last)
+        let workFPS = { (s: ArraySlice<StatsLine>) in s.map(\.workFPS).reduce(0, +) / Double(max(1, s.count)) }
+        print(String(format: "live recording: %.1f fps without recording (%.1f before, %.1f after), %.1f fps while recording "
+                     + "(ratio %.3f); loop work rate %.0f / %.0f fps; recorded %.2f s wall clock, %d frames written, %d dropped",
+                     withoutRate, Double(before.frames) / before.seconds, Double(after.frames) / max(0.001, after.seconds),
+                     duringRate, duringRate / withoutRate, workFPS(lines[2..<firstActive]), workFPS(lines[firstActive...lastActive]),
+                     recorded, final.framesWritten, final.dropped))
+        #expect(abs(duringRate / withoutRate - 1) <= 0.10,
+                "live frame rate while recording \(duringRate) vs \(withoutRate) without")
+        // The dropped-frame counter is reported: in the stats and in the saved notice.
+        #expect(final.phase == "idle" && !final.active)
+        let notice = try #require(app.stderr.split(separator: "\n").first { $0.contains("Recording saved: ") }.map(String.init))
+        #expect(notice.hasSuffix(String(format: "(%.1f s, %d dropped)", Double(final.framesWritten) / 30, final.dropped)), "\(notice)")
+
+        // The video: H.264, every frame decodes, as long as the recording was.
+        let files = try FileManager.default.contentsOfDirectory(atPath: videos.path + "/physarum").filter { $0.hasSuffix(".mp4") }
+        #expect(files.count == 1, "\(files)")
+        let path = videos.path + "/physarum/" + (files.first ?? "")
+        #expect(notice.contains(path))
+        let info = try RecorderTests.probe(path)
+        print(String(format: "live recording: ffprobe %@ %@, %.3f s, %d frames decoded", info.codec, info.pixFmt, info.duration, info.frames))
+        #expect(info.codec == "h264" && info.pixFmt == "yuv420p")
+        #expect(info.frames == final.framesWritten && info.frames > 0, "decoded \(info.frames) of \(final.framesWritten) written")
+        #expect(abs(info.duration - recorded) <= 0.5, "video \(info.duration) s for \(recorded) s recorded")
+        #expect(abs(info.duration - 5) <= 0.5, "video \(info.duration) s for a 5 s recording")
+    }
+}
