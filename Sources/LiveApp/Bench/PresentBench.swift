@@ -1,3 +1,4 @@
+import ImGuiShim
 import Engine
 import Foundation
 
@@ -9,13 +10,17 @@ import Foundation
 enum PresentBench {
     static let scenarios: [BenchScenario] = [
         BenchScenario(name: "present-720p", summary: "upload + draw + swap of a 1280x720 frame in an SDL window (needs a display)") { o in
-            try run(o)
+            try measure(o, editor: false)
+        },
+        BenchScenario(name: "present-720p-editor", summary: "present-720p with the menu bar and parameter editor drawn over it (ImGui)") { o in
+            try measure(o, editor: true)
         },
     ]
 
     static let framesPerRepeat = 60
 
-    static func measure(_ o: BenchOptions) throws -> [(String, JSONValue)] {
+    /// Bench scenarios run on the main thread, where SDL and GL must live.
+    static func measure(_ o: BenchOptions, editor withEditor: Bool) throws -> [(String, JSONValue)] {
         let (w, h) = o.size ?? (1280, 720)
         let window: SDLWindow
         do {
@@ -24,6 +29,11 @@ enum PresentBench {
             return [("skipped", .string("no display: \(error)"))]
         }
         let presenter = try GLPresenter()
+        // The live window's panels as a user first sees them: menu bar and the
+        // parameter editor (ImGui frame built and drawn every frame).
+        let gui = withEditor ? try ImGuiLayer(window: window, scale: 1) : nil
+        let model = AppModel(presets: PresetCatalog.factory().presets)
+        var editor = ParamEditor()
         // A real picture (a rendered frame), so upload costs are representative.
         var p = PresetParams()
         p[.agents] = 100_000
@@ -38,6 +48,13 @@ enum PresentBench {
             image.pixels.withUnsafeBytes { presenter.upload(pixels: $0.baseAddress!, width: w, height: h) }
             let t1 = clock.now
             presenter.draw(viewport: (0, 0, drawable.width, drawable.height), drawable: drawable)
+            if let gui {
+                _ = SDLEvents.poll(feedImGui: true)
+                gui.beginFrame()
+                MenuBar.draw(model: model, displayCount: 1) { _ in }
+                editor.draw(model: model) { _ in }
+                gui.endFrame()
+            }
             let t2 = clock.now
             window.swap()
             let t3 = clock.now
@@ -57,12 +74,13 @@ enum PresentBench {
                 ("framesPerRepeat", .int(framesPerRepeat)), ("repeats", .int(o.repeats)),
                 ("presentMsPerFrame", rounded(median(times) * 1000, 3)),
                 ("cpuMsPerFrame", rounded(median(cpu) * 1000, 3)),
-                // Mean per frame; a software GL rasterises the quad inside the swap.
+                // Mean per frame; a software GL rasterises inside the swap. draw
+                // includes building the ImGui frame when the editor is on.
                 ("splitMs", .object([("upload", rounded(split.upload * perFrame, 3)), ("draw", rounded(split.draw * perFrame, 3)),
                                      ("swap", rounded(split.swap * perFrame, 3))])),
+                ("uiVertices", .int(gui == nil ? 0 : Int(ig_draw_vertex_count()))),
                 ("glRenderer", .string(presenter.rendererName))]
     }
 
-    /// Bench scenarios run on the main thread, where SDL and GL must live.
-    static func run(_ o: BenchOptions) throws -> [(String, JSONValue)] { try measure(o) }
+
 }
