@@ -32,6 +32,14 @@ import Testing
         _ = t
     }
 
+    @Test func farOverBudgetItLowersFasterThanJustOver() {
+        var far = Governor(), near = Governor()
+        Self.run(&far, ms: 50, seconds: 2, from: 0)  // 3× the budget: a heavy preset just loaded
+        Self.run(&near, ms: 19, seconds: 1.8, from: 0)  // just over it
+        #expect(far.agentLevel >= 4, "far over budget: \(far.summary)")
+        #expect(near.agentLevel >= 1 && near.agentLevel <= 2, "just over budget, one careful step at a time: \(near.summary)")
+    }
+
     @Test func restoresInReverseOrderWithHeadroom() {
         var g = Governor()
         var t = Self.run(&g, ms: 40, seconds: 15, from: 0)

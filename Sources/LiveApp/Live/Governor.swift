@@ -37,6 +37,9 @@ struct Governor: Sendable, Equatable {
     static let lowerAfter = 0.5, restoreAfter = 3.0, cooldown = 0.75
     /// Headroom needed to restore a step (fraction of budget).
     static let restoreBelow = 0.6, lowerAbove = 1.08
+    /// Far over budget (a heavy preset just loaded), steps come faster: over
+    /// this fraction of the budget, lower after `fastAfter` s, `fastCooldown` s apart.
+    static let farAbove = 1.5, fastAfter = 0.2, fastCooldown = 0.3
 
     var agentFactor: Double { Self.agentSteps[agentLevel] }
     var resolutionFactor: Double { Self.resolutionSteps[resolutionLevel] }
@@ -56,7 +59,9 @@ struct Governor: Sendable, Equatable {
         if s > budgetMs * Self.lowerAbove {
             underSince = nil
             if overSince == nil { overSince = now }
-            if now - overSince! >= Self.lowerAfter, now - lastChange >= Self.cooldown, lowerOne() {
+            let far = s > budgetMs * Self.farAbove
+            if now - overSince! >= (far ? Self.fastAfter : Self.lowerAfter),
+               now - lastChange >= (far ? Self.fastCooldown : Self.cooldown), lowerOne() {
                 lastChange = now
                 overSince = now
                 smoothed = nil  // measure the new setting afresh
