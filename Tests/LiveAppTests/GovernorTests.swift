@@ -40,6 +40,19 @@ import Testing
         #expect(near.agentLevel >= 1 && near.agentLevel <= 2, "just over budget, one careful step at a time: \(near.summary)")
     }
 
+    @Test func theSpikeRightAfterAChangeDoesNotLowerAgain() {
+        var g = Governor()
+        var t = 0.0
+        while !g.update(frameMs: 30, now: t) { t += 0.03 }  // slow frames until it lowers once
+        let level = g.agentLevel
+        #expect(level == 1)
+        // The change costs two slow frames (respawn, new buffers), then frames fit.
+        g.update(frameMs: 120, now: t + 0.03)
+        g.update(frameMs: 90, now: t + 0.15)
+        Self.run(&g, ms: 15, seconds: 5, from: t + 0.24)
+        #expect(g.agentLevel == level, "\(g.summary)")
+    }
+
     @Test func restoresInReverseOrderWithHeadroom() {
         var g = Governor()
         var t = Self.run(&g, ms: 40, seconds: 15, from: 0)

@@ -40,6 +40,8 @@ struct Governor: Sendable, Equatable {
     /// Far over budget (a heavy preset just loaded), steps come faster: over
     /// this fraction of the budget, lower after `fastAfter` s, `fastCooldown` s apart.
     static let farAbove = 1.5, fastAfter = 0.2, fastCooldown = 0.3
+    /// Seconds after a change whose frames are not measured.
+    static let settle = 0.25
 
     var agentFactor: Double { Self.agentSteps[agentLevel] }
     var resolutionFactor: Double { Self.resolutionSteps[resolutionLevel] }
@@ -51,6 +53,10 @@ struct Governor: Sendable, Equatable {
     @discardableResult
     mutating func update(frameMs: Double, workMs: Double? = nil, now: Double) -> Bool {
         guard enabled, frameMs.isFinite, frameMs > 0 else { return false }
+        // Just after a change the frames pay for it (agents respawn, a new
+        // render size allocates and rebuilds its maps): those spikes say
+        // nothing about the new setting and would make it overshoot.
+        guard now - lastChange >= Self.settle else { return false }
         let w = min(workMs ?? frameMs, frameMs)
         let s = smoothed.map { $0 * 0.9 + frameMs * 0.1 } ?? frameMs
         smoothed = s
@@ -63,7 +69,7 @@ struct Governor: Sendable, Equatable {
             if now - overSince! >= (far ? Self.fastAfter : Self.lowerAfter),
                now - lastChange >= (far ? Self.fastCooldown : Self.cooldown), lowerOne() {
                 lastChange = now
-                overSince = now
+                overSince = nil
                 smoothed = nil  // measure the new setting afresh
                 smoothedWork = nil
                 return true
@@ -74,7 +80,7 @@ struct Governor: Sendable, Equatable {
             if now - underSince! >= Self.restoreAfter, now - lastChange >= Self.cooldown {
                 restoreOne()
                 lastChange = now
-                underSince = now
+                underSince = nil
                 smoothed = nil
                 smoothedWork = nil
                 return true
