@@ -92,6 +92,38 @@ import Testing
         #expect(t2.alpha.last == 1)
     }
 
+    @Test func aRequestedSwitchFadesThroughBlackEvenWithCyclingOff() throws {
+        var m = model(pins: [])
+        var c = AutoCycle()
+        #expect(!m.playlistOn)
+        let start = try #require(m.currentPreset?.id)
+        let target = try #require(m.presets.last?.id)
+        #expect(target != start)
+        _ = Self.run(&m, &c, seconds: 1)
+        c.request(target)
+        let s = m.live.cycle
+        let t = Self.run(&m, &c, seconds: s.fadeOut + s.hold + s.fadeIn + 0.5)
+        #expect(t.switches.map(\.id) == [target], "exactly one switch, to the requested preset")
+        let black = try #require(t.switches.first?.frame)
+        #expect(t.alpha[black] == 0, "it switches at the black point")
+        #expect(t.alpha[0] < 1 && t.alpha[0] > 0.9, "the fade starts at once")
+        #expect(t.alpha.last == 1, "and comes back")
+        #expect(m.currentPreset?.id == target && c.requested == nil)
+    }
+
+    @Test func aManualSwitchCancelsARequestedFade() throws {
+        var m = model(pins: [])
+        var c = AutoCycle()
+        _ = Self.run(&m, &c, seconds: 0.5)
+        let ids = m.presets.map(\.id).filter { $0 != m.currentPreset?.id }
+        c.request(ids[1])
+        _ = Self.run(&m, &c, seconds: 0.1)
+        m.run(.jumpTo(ids[0]))  // someone switches by hand mid-fade
+        let t = Self.run(&m, &c, seconds: 3)
+        #expect(t.switches.isEmpty && c.requested == nil && m.currentPreset?.id == ids[0])
+        #expect(t.alpha.last == 1)
+    }
+
     @Test func aManualSwitchRestartsTheDwell() {
         var m = model(pins: [])
         var c = AutoCycle()

@@ -41,6 +41,28 @@ import Testing
         #expect(shell.model.currentPreset?.id == "gamma" && shell.model.base == pushed && shell.model.playlistOn)
     }
 
+    @Test func inAWindowAPushedPresetComesThroughTheFadeAndItsParamsAfterTheReseed() throws {
+        let link = try Self.link()
+        let shell = Shell()
+        var fades: [String] = []
+        link.requestFade = { fades.append($0) }
+        var pushed = Self.presets[1].params
+        pushed[.exposure] = 2.5
+        link.host.inbox.post(.connected(connection: 1, push: RemoteState(presetID: "beta", params: pushed, playlist: false)))
+        link.pump(model: { shell.model }) { shell.apply($0) }
+        #expect(fades == ["beta"] && shell.applied.isEmpty, "nothing cuts: the fade is asked for")
+        let revision = link.revision
+        link.publish(model: shell.model)
+        #expect(link.revision == revision, "the old look is not published while the push waits")
+        link.completePush(fadePending: true, model: { shell.model }) { shell.apply($0) }
+        #expect(shell.applied.isEmpty, "still fading out")
+        shell.apply(.jumpTo("beta"))  // the black point
+        link.completePush(fadePending: false, model: { shell.model }) { shell.apply($0) }
+        #expect(shell.reseeds == 1 && shell.model.base == pushed && shell.model.currentPreset?.id == "beta")
+        link.publish(model: shell.model)
+        #expect(link.revision > revision)
+    }
+
     @Test func pullPausesCyclingAndLeavingResumesIt() throws {
         for policy in DisconnectPolicy.allCases {
             let link = try Self.link(policy)

@@ -48,8 +48,14 @@ struct AutoCycle: Equatable, Sendable {
     /// The preset seen last tick (a different one means someone else switched).
     private var lastSeen: String?
     private var started = false
+    /// A switch asked for from outside (a remote's pushed look): fade out now,
+    /// even with cycling off, and switch to it at the black point.
+    private(set) var requested: String?
 
     init() {}
+
+    /// Fades out from wherever the output is and switches to `id` at the black point.
+    mutating func request(_ id: String) { requested = id }
 
     /// Advances by `dt` seconds (negative or non-finite counts as 0).
     mutating func tick(dt rawDT: Double, input: CycleInput) -> CycleOutput {
@@ -68,12 +74,18 @@ struct AutoCycle: Equatable, Sendable {
             // A manual switch: a fresh dwell; a fade in progress returns.
             lastSeen = input.current
             shown = 0
+            requested = nil  // someone switched by hand: that wins
             if phase == .fadingOut || phase == .holding { beginFadeIn(s) }
         }
         var switchTo: String?
         if !input.enabled {
             shown = 0
-            if phase == .fadingOut || phase == .holding { beginFadeIn(s) }
+            if requested == nil, phase == .fadingOut || phase == .holding { beginFadeIn(s) }
+        }
+        if requested != nil, phase == .showing || phase == .fadingIn {
+            // Fade out from the present brightness (no jump).
+            phase = .fadingOut
+            phaseTime = (1 - level) * s.fadeOut
         }
         var left = dt
         while left > 0 {
@@ -105,7 +117,8 @@ struct AutoCycle: Equatable, Sendable {
                     left -= need
                     level = 0
                     // Choose at the black point, so pins changed during the fade count.
-                    switchTo = next(input)
+                    switchTo = requested ?? next(input)
+                    requested = nil
                     if let id = switchTo { lastSeen = id }
                     phase = .holding
                     phaseTime = 0

@@ -153,6 +153,8 @@ final class LiveRunner {
             let frameSeconds = frameIndex > 0 ? max(0.001, min(0.1, (t0 - lastFrameStart).seconds)) : 1.0 / 60
             lastFrameStart = t0
             for a in liveSet.tick(dt: frameSeconds, model: model) { apply(a, sim: sim, renderer: renderer, window: window, gui: gui) }
+            hostLink?.completePush(fadePending: liveSet.cycle.requested != nil, model: { self.model },
+                                   apply: { self.apply($0, sim: sim, renderer: renderer, window: window, gui: gui) })
 
             // Audio → modulation → simulation.
             let features = audio.frameFeatures()
@@ -319,7 +321,10 @@ final class LiveRunner {
     /// Starts the host's listener or the remote's connection (LiveRunner+Remote would be one more file).
     private func startRemote() throws {
         if let listen = options.listen {
-            hostLink = HostLink(host: try RemoteHostSetup.start(listen: listen, token: options.token), onDisconnect: options.onDisconnect)
+            let link = HostLink(host: try RemoteHostSetup.start(listen: listen, token: options.token), onDisconnect: options.onDisconnect)
+            // A pushed look fades through black like the auto-cycle does.
+            link.requestFade = { [liveSet] id in liveSet.cycle.request(id) }
+            hostLink = link
         }
         if let target = options.remote {
             let client: RemoteClient

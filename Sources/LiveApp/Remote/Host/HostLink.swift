@@ -26,6 +26,12 @@ final class HostLink {
     private var ack: UInt64 = 0
     private var last: RemoteState?
     private var force = false
+    /// Set by a windowed host: a pushed look that changes the preset goes
+    /// through this fade (out to black, switch, in) instead of cutting.
+    var requestFade: ((String) -> Void)?
+    /// A pushed look waiting for the fade's black point; no state is
+    /// published meanwhile (the remote would see the old look).
+    private(set) var pendingPush: RemoteState?
 
     init(host: RemoteHost, onDisconnect: DisconnectPolicy) {
         self.host = host
@@ -73,6 +79,7 @@ final class HostLink {
     /// Publishes the state when it (or the acknowledged message) changed since
     /// the last call, bumping the revision; call once per frame after `pump`.
     func publish(model: AppModel) {
+        guard pendingPush == nil else { return }
         let s = Self.snapshot(model)
         let changed = s != last || force
         force = false
@@ -116,15 +123,41 @@ final class HostLink {
     }
 
     /// Loads the pushed preset (a reseed), then re-applies the pushed
-    /// parameters on top, so the look is the remote's exactly.
+    /// parameters on top, so the look is the remote's exactly. With
+    /// `requestFade` set (a window), the preset comes in through a fade to
+    /// black and the parameters follow at the black point (`completePush`).
     private func applyPush(_ push: RemoteState, model: () -> AppModel, apply: (AppAction) -> Void) {
         if let id = push.presetID, id != model().currentPreset?.id {
             if model().presets.contains(where: { $0.id == id }) {
+                if let requestFade {
+                    // The rest (parameters, cycling) at the black point: `completePush`.
+                    pendingPush = push
+                    requestFade(id)
+                    return
+                }
                 apply(.jumpTo(id))
             } else if let c = connection {
                 host.reject("there is no preset '\(id)' on this host; its parameters were applied to the current one", connection: c)
             }
         }
+        applyPushedParams(push, model: model, apply: apply)
+    }
+
+    /// Call each frame after the fade's switch (if any) was applied: once the
+    /// pushed preset is loaded (and reseeded), re-applies the pushed
+    /// parameters on top. A fade that no longer runs (someone switched by
+    /// hand) drops the push.
+    func completePush(fadePending: Bool, model: () -> AppModel, apply: (AppAction) -> Void) {
+        guard let push = pendingPush else { return }
+        if model().currentPreset?.id == push.presetID {
+            pendingPush = nil
+            applyPushedParams(push, model: model, apply: apply)
+        } else if !fadePending {
+            pendingPush = nil
+        }
+    }
+
+    private func applyPushedParams(_ push: RemoteState, model: () -> AppModel, apply: (AppAction) -> Void) {
         let changes = ParamAssignment.diff(from: model().base, to: push.params)
         if !changes.isEmpty {
             apply(.beginEdit)
