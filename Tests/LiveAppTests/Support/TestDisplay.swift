@@ -17,7 +17,7 @@ enum TestDisplay {
             && !FileManager.default.fileExists(atPath: "/tmp/.X\(n)-lock") {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
-            p.arguments = [":\(n)", "-screen", "0", "1280x720x24", "-nolisten", "tcp"]
+            p.arguments = [":\(n)", "-screen", "0", "1280x720x24", "-nolisten", "tcp", "-noreset"]
             p.standardOutput = FileHandle.nullDevice
             p.standardError = FileHandle.nullDevice
             guard (try? p.run()) != nil else { continue }
@@ -113,11 +113,14 @@ final class PrivateDisplay {
             && !FileManager.default.fileExists(atPath: "/tmp/.X\(n)-lock") {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
-            p.arguments = [":\(n)", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"]
+            p.arguments = [":\(n)", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-noreset"]
             p.standardOutput = FileHandle.nullDevice
             p.standardError = FileHandle.nullDevice
             guard (try? p.run()) != nil else { continue }
-            // Ready when its socket takes connections (the file appears before listen()).
+            // Ready when its socket takes connections (the file appears before
+            // listen()). -noreset: by default Xvfb resets when its last client
+            // leaves — this probe's connection — and a client that connects
+            // during the reset is refused ("no display").
             if poll(seconds: 20, { Self.accepts("/tmp/.X11-unix/X\(n)") || !p.isRunning }), p.isRunning {
                 display = ":\(n)"
                 process = p
