@@ -1,4 +1,4 @@
-# Shared helpers for scripts/run and scripts/test (sourced, not run).
+# Shared helpers for scripts/run, scripts/test and the other scripts (sourced, not run).
 
 # Run a command as root: directly when we are root, else through sudo.
 as_root() {
@@ -22,3 +22,28 @@ ensure_packages() {
 APP_PACKAGES=(pkg-config libpulse-dev libfftw3-dev libsdl2-dev libgl-dev libimgui-dev libsndfile1-dev libpng-dev fonts-dejavu-core)
 # What the tests add: a private PulseAudio daemon, a virtual X display, signal tools, ffmpeg.
 TEST_PACKAGES=(pulseaudio pulseaudio-utils xvfb x11-apps xdotool sox ffmpeg xauth)
+
+# Starts a private virtual X display: Xvfb on the first free display number
+# from FIRST (default 90) with a WxH screen, logging to LOG. Sets XVFB_PID and
+# XVFB_DISPLAY (":N"); the caller stops it by PID. -noreset: by default Xvfb
+# resets when its last client leaves, and a client connecting meanwhile is
+# refused. Returns 1 (with the log) when it does not come up within 20 s.
+#   xvfb_start WxH LOG [FIRST]
+xvfb_start() {
+    local size=$1 log=$2 first=${3:-90} n deadline
+    XVFB_DISPLAY=""
+    for n in $(seq "$first" $((first + 40))); do
+        if [ ! -e "/tmp/.X11-unix/X$n" ] && [ ! -e "/tmp/.X$n-lock" ]; then XVFB_DISPLAY=":$n"; break; fi
+    done
+    [ -n "$XVFB_DISPLAY" ] || { echo "no free X display number from $first" >&2; return 1; }
+    Xvfb "$XVFB_DISPLAY" -screen 0 "${size}x24" -nolisten tcp -noreset >"$log" 2>&1 &
+    XVFB_PID=$!
+    deadline=$((SECONDS + 20))
+    until [ -e "/tmp/.X11-unix/X${XVFB_DISPLAY#:}" ]; do
+        if [ $SECONDS -ge $deadline ] || ! kill -0 "$XVFB_PID" 2>/dev/null; then
+            echo "Xvfb did not start:" >&2; cat "$log" >&2
+            kill "$XVFB_PID" 2>/dev/null; return 1
+        fi
+        sleep 0.1
+    done
+}

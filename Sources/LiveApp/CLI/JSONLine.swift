@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 
 /// A JSON value for hand-ordered one-line output (bench, analyze, stats).
@@ -29,22 +30,8 @@ enum JSONValue: Sendable {
         }
     }
 
-    /// A JSON string literal.
-    static func quote(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
-            }
-        }
-        return out + "\""
-    }
+    /// A JSON string literal (the engine's writer escapes it).
+    static func quote(_ s: String) -> String { JSONWriter.quote(s) }
 }
 
 /// A double rounded to `digits` decimals, as a JSON number.
