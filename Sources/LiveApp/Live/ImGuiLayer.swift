@@ -1,4 +1,5 @@
 import Foundation
+import Engine
 import ImGuiShim
 
 /// The ImGui context bound to an SDL window's GL context. Main thread only.
@@ -17,11 +18,13 @@ final class ImGuiLayer {
             ig_destroy_context()
             throw SDLError(function: "ImGui_ImplOpenGL3_Init", message: "the OpenGL backend of Dear ImGui did not start")
         }
+        setComposite(Self.composite(softwareGL: ig_gl_is_software()))
     }
 
     private(set) var fontNotice: String?
 
     deinit {
+        ig_ui_cache_release()
         ig_shutdown_sdl_gl()
         ig_destroy_context()
     }
@@ -33,13 +36,74 @@ final class ImGuiLayer {
         ig_clear_fonts()
         _ = UIFonts.load(scale: s)
         ig_rebuild_fonts_gl()
+        ig_ui_cache_invalidate()  // the new atlas may reuse the old texture name
         ig_style_dark(Float(s), 0.88)
     }
 
     func beginFrame() { ig_new_frame_sdl_gl() }
 
+    /// How the panels reach the screen.
+    enum Composite: String {
+        /// ImGui's OpenGL backend rasterises every panel every frame.
+        case direct
+        /// A retained layer (UILayerCache.cpp) rasterises only the rectangles
+        /// that changed since the last frame; GL blends it over the picture.
+        case gl
+        /// The retained layer, blended into the frame on the CPU before the
+        /// upload: with a software GL (llvmpipe under Xvfb) GL's blend costs
+        /// ~5 ns per pixel on the cores the simulation needs, a CPU blend of
+        /// the panel area a fraction of that.
+        case cpu
+    }
+
+    /// `PHYSARUM_UI_CACHE=0` draws directly; `PHYSARUM_UI_COMPOSITE=gl|cpu`
+    /// forces a composite; by default the CPU blends when GL is software.
+    static func composite(environment: [String: String] = ProcessInfo.processInfo.environment, softwareGL: Bool) -> Composite {
+        if environment["PHYSARUM_UI_CACHE"] == "0" { return .direct }
+        if let forced = environment["PHYSARUM_UI_COMPOSITE"].flatMap(Composite.init(rawValue:)) { return forced }
+        return softwareGL ? .cpu : .gl
+    }
+
+    private(set) var composite: Composite = .gl
+
+    /// Switches how panels are composited (the next frame redraws the layer).
+    func setComposite(_ c: Composite) {
+        composite = c
+        ig_ui_cache_set_enabled(c != .direct)
+        ig_ui_cache_invalidate()
+    }
+    private var layerReady = false
+
+    /// Ends the ImGui frame. When the panels can be blended into `image` (the
+    /// CPU composite, `image` at the drawable's size) they are, and it returns
+    /// true; otherwise `drawOverPicture()` must follow the picture's draw.
+    func endFrame(blendingInto image: inout RGBAImage) -> Bool {
+        ig_render()
+        switch composite {
+        case .direct:
+            layerReady = false
+            return false
+        case .gl:
+            layerReady = ig_ui_layer_update(false)
+            return false
+        case .cpu:
+            layerReady = ig_ui_layer_update(true)
+            guard layerReady else { return false }
+            let (w, h) = (Int32(image.width), Int32(image.height))
+            return image.pixels.withUnsafeMutableBytes { ig_ui_layer_composite_cpu($0.baseAddress!.assumingMemoryBound(to: UInt8.self), w, h) }
+        }
+    }
+
+    /// Draws the panels over the picture already in the framebuffer.
+    func drawOverPicture() {
+        if layerReady { ig_ui_layer_composite_gl() } else { ig_render_gl() }
+    }
+
+    /// `endFrame` for callers that drew the picture first: the panels go over
+    /// the framebuffer (through the retained layer unless `.direct`).
     func endFrame() {
         ig_render()
-        ig_render_gl()
+        layerReady = composite != .direct && ig_ui_layer_update(false)
+        drawOverPicture()
     }
 }

@@ -176,9 +176,13 @@ final class LiveRunner {
             for a in liveSet.finish(&image, time: (clock.now - startTime).seconds) { apply(a, sim: sim, renderer: renderer, window: window, gui: gui) }
             let t2 = clock.now
 
+            // The output-only window gets the picture before the panels are
+            // blended into it (GL copies the pixels at upload).
+            if let o = output {
+                o.window.makeCurrent()
+                image.pixels.withUnsafeBytes { o.presenter.upload(pixels: $0.baseAddress!, width: image.width, height: image.height) }
+            }
             window.makeCurrent()
-            image.pixels.withUnsafeBytes { presenter.upload(pixels: $0.baseAddress!, width: image.width, height: image.height) }
-            presenter.draw(viewport: (0, 0, drawable.width, drawable.height), drawable: drawable)
             let t3 = clock.now
 
             gui.beginFrame()
@@ -200,7 +204,15 @@ final class LiveRunner {
             }
             if audio.status == .demo { StatusPanels.demoLabel(displayWidth: display.0) }
             if let r = remoteEditor { RemoteStatusLabel.draw(r.statusLine, connected: r.synced, displayWidth: display.0, displayHeight: display.1) }
-            gui.endFrame()
+            // With a software GL the panels are blended into the frame on the
+            // CPU (cheaper than rasterising them again); otherwise GL draws
+            // them over the picture.
+            let panelsInImage = gui.endFrame(blendingInto: &image)
+            let t4 = clock.now
+
+            image.pixels.withUnsafeBytes { presenter.upload(pixels: $0.baseAddress!, width: image.width, height: image.height) }
+            presenter.draw(viewport: (0, 0, drawable.width, drawable.height), drawable: drawable)
+            if !panelsInImage { gui.drawOverPicture() }
             if let path = options.screenshot, (clock.now - startTime).seconds >= options.screenshotAt {
                 do {
                     try PNGCodec.write(presenter.readBack(width: drawable.width, height: drawable.height), to: path)
@@ -212,13 +224,12 @@ final class LiveRunner {
             }
             for a in uiActions { apply(a, sim: sim, renderer: renderer, window: window, gui: gui) }
             hostLink?.publish(model: model)
-            let t4 = clock.now
+            let t5a = clock.now
             window.swap()
             if let o = output {
-                // Same frame, no UI; this window's swap paces the loop.
+                // Same frame, no UI (uploaded above); this window's swap paces the loop.
                 o.window.makeCurrent()
                 let size = o.window.drawableSize
-                image.pixels.withUnsafeBytes { o.presenter.upload(pixels: $0.baseAddress!, width: image.width, height: image.height) }
                 o.presenter.draw(viewport: (0, 0, size.width, size.height), drawable: size)
                 o.window.swap()
                 window.makeCurrent()
@@ -233,7 +244,7 @@ final class LiveRunner {
             timing.total = (t5 - t0).seconds * 1000
             stats.add(timing)
             frameIndex += 1
-            let swapMs = (t5 - t4).seconds * 1000
+            let swapMs = (t5 - t5a).seconds * 1000
             governor.update(frameMs: timing.total, workMs: timing.total - swapMs, now: (t5 - startTime).seconds)
 
             let elapsed = (clock.now - startTime).seconds
