@@ -57,6 +57,25 @@ extension TrailField {
                 let t = src[c] + off
                 let countRow = countRows + c * W
                 let c0 = cnt[0][c] + off
+                let d = dep[c]
+                if workers == 2 {
+                    // The common case (two threads) in one pass over the row.
+                    let c1 = cnt[1][c] + off
+                    if recordHeads {
+                        for x in 0..<W {
+                            let n = min(Int32(c0[x]) &+ Int32(c1[x]), 255)
+                            countRow[x] = n
+                            merged[x] = t[x] + Float(n) * d
+                        }
+                    } else {
+                        for x in 0..<W { merged[x] = t[x] + Float(min(Int32(c0[x]) &+ Int32(c1[x]), 255)) * d }
+                    }
+                    if clear {
+                        c0.update(repeating: 0, count: W)
+                        c1.update(repeating: 0, count: W)
+                    }
+                    return
+                }
                 for x in 0..<W { countRow[x] = Int32(c0[x]) }
                 if clear { (c0).update(repeating: 0, count: W) }
                 var w = 1
@@ -66,7 +85,6 @@ extension TrailField {
                     if clear { cw.update(repeating: 0, count: W) }
                     w += 1
                 }
-                let d = dep[c]
                 for x in 0..<W {
                     merged[x] = t[x] + Float(min(countRow[x], 255)) * d
                 }
@@ -107,18 +125,28 @@ extension TrailField {
                     let next = y + 1
                     let clearNext = next >= y0 + 1 && next <= y1 - 2
                     for c in 0..<3 {
-                        let ring = scr + c * 3 * W
                         merge(c, next, clear: clearNext)
-                        let hp = ring + slotPrev * W, hc = ring + slotCur * W, hn = ring + slotNext * W
-                        hsum(hn)
-                        let out = dst[c] + y * W
-                        for x in 0..<W {
-                            let v = ((hp[x] + hc[x]) + hn[x]) * scale - fade
-                            out[x] = min(max(v, 0), cap)
-                        }
+                        hsum(scr + c * 3 * W + slotNext * W)
+                    }
+                    // Vertical sums, decay, fade and cap of the three channels
+                    // and the sensing planes from them, in one pass over row y.
+                    let off = y * W
+                    let p0 = scr + slotPrev * W, c0 = scr + slotCur * W, n0 = scr + slotNext * W
+                    let p1 = p0 + 3 * W, c1 = c0 + 3 * W, n1 = n0 + 3 * W
+                    let p2 = p1 + 3 * W, c2 = c1 + 3 * W, n2 = n1 + 3 * W
+                    let o0 = dst[0] + off, o1 = dst[1] + off, o2 = dst[2] + off
+                    let f0 = sen[0] + off, f1 = sen[1] + off, f2 = sen[2] + off
+                    let m00 = M[0], m01 = M[1], m02 = M[2], m10 = M[3], m11 = M[4], m12 = M[5], m20 = M[6], m21 = M[7], m22 = M[8]
+                    for x in 0..<W {
+                        let t0 = min(max(((p0[x] + c0[x]) + n0[x]) * scale - fade, 0), cap)
+                        let t1 = min(max(((p1[x] + c1[x]) + n1[x]) * scale - fade, 0), cap)
+                        let t2 = min(max(((p2[x] + c2[x]) + n2[x]) * scale - fade, 0), cap)
+                        o0[x] = t0; o1[x] = t1; o2[x] = t2
+                        f0[x] = Float16((m00 * t0 + m01 * t1) + m02 * t2)
+                        f1[x] = Float16((m10 * t0 + m11 * t1) + m12 * t2)
+                        f2[x] = Float16((m20 * t0 + m21 * t1) + m22 * t2)
                     }
                     packHeads(next)
-                    senseRow(y)
                 }
             } else {
                 for y in y0..<y1 {
