@@ -329,7 +329,7 @@ void diffList(const Frame &of, const List &o, const Frame &nf, const List &n) {
 
 // Merges boxes that touch, then the cheapest pairs until at most `most` remain.
 void mergeBoxes(std::vector<IRect> &boxes, size_t most, int gap) {
-    if (boxes.size() > 512) {  // a change everywhere: one box
+    if (boxes.size() > 64) {  // changes all over (a scroll, a new layout): one box; keeps the merge below cheap
         IRect u;
         for (const IRect &r : boxes) u = u.united(r);
         boxes.assign(1, u);
