@@ -1,12 +1,15 @@
 // A retained layer for the ImGui panels: the draw data is rasterised into an
 // offscreen texture, and from one frame to the next only the rectangles where
-// it changed are cleared and drawn again; every frame the layer is blended
-// over the picture with one quad per window area.
+// it changed are cleared and drawn again. Every frame the layer is blended
+// over the picture: by GL (one quad per window area), or, with a software
+// GL, on the CPU into the frame before its upload (from a CPU copy of the
+// layer that is updated by reading back only the redrawn rectangles).
 //
 // Why: under a software GL (llvmpipe, the Xvfb case) the panels cost per
 // pixel they cover, every frame, on the same cores as the simulation: the
-// editor drawn directly took 5-7 ms a frame. A static panel now costs one
-// blended textured quad, and a changing value costs only its own rectangle.
+// editor drawn directly took 5-7 ms a frame (and GL's blend of a still layer
+// still ~2.5 ms). A still panel now costs a SIMD blend of its area, and a
+// changing value only its own rectangle.
 //
 // Exactness: ImGui's backend blends src-alpha/one-minus-src-alpha for colour
 // and one/one-minus-src-alpha for alpha. Drawn into a transparent target that
@@ -679,7 +682,6 @@ void ig_ui_cache_set_enabled(bool on) {
     if (!on) destroyObjects();
     cache.enabled = on;
 }
-bool ig_ui_cache_enabled(void) { return cache.enabled; }
 void ig_ui_cache_release(void) { destroyObjects(); }
 void ig_ui_cache_invalidate(void) { cache.valid = false; cache.mirrorValid = false; }
 long ig_ui_cache_dirty_pixels(void) { return cache.dirtyPixels; }
@@ -689,11 +691,6 @@ bool ig_gl_is_software(void) {
     const char *r = (const char *)glGetString(GL_RENDERER);
     if (!r) return false;
     return strstr(r, "llvmpipe") || strstr(r, "softpipe") || strstr(r, "Software") || strstr(r, "SWR");
-}
-
-void ig_render_gl_cached(void) {
-    if (updateLayer(false)) compositeGL();
-    else ig_render_gl();
 }
 
 bool ig_ui_layer_update(bool cpu_mirror) { return updateLayer(cpu_mirror); }

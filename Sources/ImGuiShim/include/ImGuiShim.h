@@ -38,21 +38,18 @@ void ig_new_frame_headless(float delta_seconds);
 void ig_render(void);
 void ig_render_gl(void);
 /* The panels through a retained layer (UILayerCache.cpp): only what changed
-   since the last frame is rasterised again, then the layer is blended over
-   the bound framebuffer. Falls back to ig_render_gl when disabled. */
-void ig_render_gl_cached(void);
+   since the last frame is rasterised again (into an offscreen texture).
+   ig_ui_layer_update brings the layer up to date (with cpu_mirror, also its
+   CPU copy); false = it cannot be used, draw with ig_render_gl. Then either
+   ig_ui_layer_composite_cpu blends it into a same-size RGBA image before the
+   upload (false when the sizes differ), or ig_ui_layer_composite_gl blends it
+   over the picture already in the bound framebuffer. */
 void ig_ui_cache_set_enabled(bool on);
-bool ig_ui_cache_enabled(void);
 void ig_ui_cache_release(void);     /* GL objects; needs the context current */
 void ig_ui_cache_invalidate(void);  /* redraw it all next frame */
 long ig_ui_cache_dirty_pixels(void);      /* last frame: pixels rasterised again */
 long ig_ui_cache_composite_pixels(void);  /* last frame: pixels blended over the picture */
 bool ig_gl_is_software(void);       /* llvmpipe & co: every pixel costs CPU */
-/* The two halves of ig_render_gl_cached, for compositing on the CPU: update
-   the layer (with cpu_mirror, also its CPU copy; false = draw directly with
-   ig_render_gl), then blend it into a same-size RGBA image before upload
-   (false when the sizes differ: use ig_ui_layer_composite_gl after drawing
-   the picture). */
 bool ig_ui_layer_update(bool cpu_mirror);
 void ig_ui_layer_composite_gl(void);
 bool ig_ui_layer_composite_cpu(unsigned char *rgba, int width, int height);
