@@ -130,9 +130,21 @@ struct AgentKernel {
         // Sensor directions: heading rotated by ±sensor angle.
         let lx = hx * ca - hy * sa, ly = hx * sa + hy * ca
         let rx = hx * ca + hy * sa, ry = hy * ca - hx * sa
-        let c = gather(Self.cell(px + hx * d, py + hy * d, W, H, maxX, maxY, rowStride))
-        let l = gather(Self.cell(px + lx * d, py + ly * d, W, H, maxX, maxY, rowStride))
-        let r = gather(Self.cell(px + rx * d, py + ry * d, W, H, maxX, maxY, rowStride))
+        let c: V, l: V, r: V
+        // Away from the edges (almost every group of 8) the sensor points and
+        // the new position lie inside the field and wrapping them would change
+        // nothing: skip it.
+        let m = V(repeating: max(d, species.speed) + 1)
+        let inner = all((px .>= m) .& (px .< W - m) .& (py .>= m) .& (py .< H - m))
+        if inner {
+            c = gather(Self.pixel(py + hy * d, maxY) &* rowStride &+ Self.pixel(px + hx * d, maxX))
+            l = gather(Self.pixel(py + ly * d, maxY) &* rowStride &+ Self.pixel(px + lx * d, maxX))
+            r = gather(Self.pixel(py + ry * d, maxY) &* rowStride &+ Self.pixel(px + rx * d, maxX))
+        } else {
+            c = gather(Self.cell(px + hx * d, py + hy * d, W, H, maxX, maxY, rowStride))
+            l = gather(Self.cell(px + lx * d, py + ly * d, W, H, maxX, maxY, rowStride))
+            r = gather(Self.cell(px + rx * d, py + ry * d, W, H, maxX, maxY, rowStride))
+        }
 
         // +1 turns toward the left sensor, −1 toward the right, 0 keeps straight.
         var dir = V(repeating: 0)
@@ -173,7 +185,8 @@ struct AgentKernel {
         }
 
         let v = species.speed
-        let mx = Self.wrap(px + hx * v, W), my = Self.wrap(py + hy * v, H)
+        let mx = inner ? px + hx * v : Self.wrap(px + hx * v, W)
+        let my = inner ? py + hy * v : Self.wrap(py + hy * v, H)
         Self.store(mx, sh.x, i, valid); Self.store(my, sh.y, i, valid)
         Self.store(hx, sh.hx, i, valid); Self.store(hy, sh.hy, i, valid)
 
