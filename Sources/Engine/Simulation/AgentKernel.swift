@@ -133,8 +133,9 @@ struct AgentKernel {
         let c: V, l: V, r: V
         // Away from the edges (almost every group of 8) the sensor points and
         // the new position lie inside the field and wrapping them would change
-        // nothing: skip it.
-        let m = V(repeating: max(d, species.speed) + 1)
+        // nothing: skip it. (Headings are unit vectors, renormalised by every
+        // tile sort, so a point is at most max(d, speed) from the agent.)
+        let m = V(repeating: max(abs(d), abs(species.speed)) + 1)
         let inner = all((px .>= m) .& (px .< W - m) .& (py .>= m) .& (py .< H - m))
         if inner {
             c = gather(Self.pixel(py + hy * d, maxY) &* rowStride &+ Self.pixel(px + hx * d, maxX))
