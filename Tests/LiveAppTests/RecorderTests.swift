@@ -81,7 +81,9 @@ import Testing
         func close() throws(CaptureError) {}
     }
 
-    @Test func aSlowEncoderDropsAndCountsFramesAndNeverBlocksTheProducer() throws {
+    /// A 64×36 recording whose encoder took frame 0 and is stalled inside
+    /// write() (until `sink.gate` is signalled).
+    func withStalledEncoder(_ body: (Recorder, StalledSink, [UInt8], Int, Int) throws -> Void) throws {
         let dir = LibraryTestDir()
         defer { dir.remove() }
         let sink = StalledSink()
@@ -89,49 +91,47 @@ import Testing
         let (w, h) = (64, 36)
         let px = Self.frame(0, width: w, height: h)
         r.start(width: w, height: h)
-        // The encoder takes the first frame and stalls inside write().
         r.offer(px, width: w, height: h, time: 0)
         #expect(libraryPoll(seconds: 10) { sink.blocked.load(ordering: .acquiring) })
-        // 1 s of frames while the encoder is stuck: the ring holds 4 (the
-        // stalled one included); every other frame is dropped. This loop would
-        // hang here if offer() ever waited for the encoder.
-        for n in 1..<30 { r.offer(px, width: w, height: h, time: Double(n) / 30) }
-        #expect(r.status.dropped == 26)
-        #expect(sink.writes.load(ordering: .relaxed) == 0)
-        // The encoder catches up; the next frame is repeated over the gap, so
-        // the video keeps the live timing: frames 0…30 → 31 frames written.
-        sink.gate.signal()
-        #expect(libraryPoll(seconds: 10) { sink.writes.load(ordering: .relaxed) == 4 })
-        r.offer(px, width: w, height: h, time: 30.0 / 30)
-        r.stop()
-        #expect(r.waitUntilFinished(timeout: 10))
-        #expect(r.status.framesWritten == 31 && r.status.dropped == 26)
-        #expect(Self.noticeTexts(r) == ["Recording saved: \(r.status.path!) (1.0 s, 26 dropped)"])
+        try body(r, sink, px, w, h)
+    }
+
+    @Test func aSlowEncoderDropsAndCountsFramesAndNeverBlocksTheProducer() throws {
+        try withStalledEncoder { r, sink, px, w, h in
+            // 1 s of frames while the encoder is stuck: the ring holds 4 (the
+            // stalled one included); every other frame is dropped. This loop would
+            // hang here if offer() ever waited for the encoder.
+            for n in 1..<30 { r.offer(px, width: w, height: h, time: Double(n) / 30) }
+            #expect(r.status.dropped == 26)
+            #expect(sink.writes.load(ordering: .relaxed) == 0)
+            // The encoder catches up; the next frame is repeated over the gap, so
+            // the video keeps the live timing: frames 0…30 → 31 frames written.
+            sink.gate.signal()
+            #expect(libraryPoll(seconds: 10) { sink.writes.load(ordering: .relaxed) == 4 })
+            r.offer(px, width: w, height: h, time: 30.0 / 30)
+            r.stop()
+            #expect(r.waitUntilFinished(timeout: 10))
+            #expect(r.status.framesWritten == 31 && r.status.dropped == 26)
+            #expect(Self.noticeTexts(r) == ["Recording saved: \(r.status.path!) (1.0 s, 26 dropped)"])
+        }
     }
 
     /// Stopping while the encoder is behind (every frame since the last one
     /// the ring took was dropped): the video still lasts until the stop, by
     /// repeating the last recorded frame.
     @Test func aStopWhileTheEncoderIsBehindKeepsTheVideoLength() throws {
-        let dir = LibraryTestDir()
-        defer { dir.remove() }
-        let sink = StalledSink()
-        let r = Recorder(fps: 30, queueFrames: 4, directory: { dir.path }, makeSink: { _ in sink })
-        let (w, h) = (64, 36)
-        let px = Self.frame(0, width: w, height: h)
-        r.start(width: w, height: h)
-        r.offer(px, width: w, height: h, time: 0)
-        #expect(libraryPoll(seconds: 10) { sink.blocked.load(ordering: .acquiring) })
-        // 2 s at 30 fps with the encoder stuck: 3 more frames fit, 57 are dropped.
-        for n in 1...60 { r.offer(px, width: w, height: h, time: Double(n) / 30) }
-        #expect(r.status.dropped == 57)
-        r.stop()
-        sink.gate.signal()
-        #expect(r.waitUntilFinished(timeout: 10))
-        // Frames 0…60 (2 s + one frame): 4 from the ring, 57 repeats of the last.
-        #expect(sink.writes.load(ordering: .relaxed) == 61)
-        #expect(r.status.framesWritten == 61 && r.status.dropped == 57)
-        #expect(Self.noticeTexts(r) == ["Recording saved: \(r.status.path!) (2.0 s, 57 dropped)"])
+        try withStalledEncoder { r, sink, px, w, h in
+            // 2 s at 30 fps with the encoder stuck: 3 more frames fit, 57 are dropped.
+            for n in 1...60 { r.offer(px, width: w, height: h, time: Double(n) / 30) }
+            #expect(r.status.dropped == 57)
+            r.stop()
+            sink.gate.signal()
+            #expect(r.waitUntilFinished(timeout: 10))
+            // Frames 0…60 (2 s + one frame): 4 from the ring, 57 repeats of the last.
+            #expect(sink.writes.load(ordering: .relaxed) == 61)
+            #expect(r.status.framesWritten == 61 && r.status.dropped == 57)
+            #expect(Self.noticeTexts(r) == ["Recording saved: \(r.status.path!) (2.0 s, 57 dropped)"])
+        }
     }
 
     /// The on-screen indicator counts the dropped frames once there are any.

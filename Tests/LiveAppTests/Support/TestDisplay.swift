@@ -12,27 +12,14 @@ enum TestDisplay {
         if let d = ProcessInfo.processInfo.environment["PHYSARUM_TEST_DISPLAY"], !d.isEmpty { return d }
         lock.lock(); defer { lock.unlock() }
         if let s = started { return s.display }
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb") else { return nil }
-        for n in 140..<180 where !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)")
-            && !FileManager.default.fileExists(atPath: "/tmp/.X\(n)-lock") {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
-            p.arguments = [":\(n)", "-screen", "0", "1280x720x24", "-nolisten", "tcp", "-noreset"]
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            guard (try? p.run()) != nil else { continue }
-            if poll(seconds: 10, { FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)") }) {
-                started = (":\(n)", p)
-                atexit { TestDisplay.stopStarted() }
-                return ":\(n)"
-            }
-            p.terminate()
-        }
-        return nil
+        guard let (display, process) = PrivateDisplay.launchXvfb(numbers: 140..<180, width: 1280, height: 720) else { return nil }
+        started = (display, process)
+        atexit { TestDisplay.stopStarted() }
+        return display
     }
 
     private static func stopStarted() {
-        started?.process.terminate()
+        if let p = started?.process { kill(p.processIdentifier, SIGKILL) }  // see PrivateDisplay.deinit
     }
 }
 
@@ -108,8 +95,16 @@ final class PrivateDisplay {
 
     /// Starts `Xvfb :N` on the first free N in 180..<220; nil without Xvfb.
     init?(width: Int = 1280, height: Int = 720) {
+        guard let (display, process) = Self.launchXvfb(numbers: 180..<220, width: width, height: height) else { return nil }
+        self.display = display
+        self.process = process
+    }
+
+    /// Starts `Xvfb :N` on the first free N in `numbers` and waits until it
+    /// takes connections; nil without Xvfb or a free number.
+    static func launchXvfb(numbers: Range<Int>, width: Int, height: Int) -> (display: String, process: Process)? {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb") else { return nil }
-        for n in 180..<220 where !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)")
+        for n in numbers where !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)")
             && !FileManager.default.fileExists(atPath: "/tmp/.X\(n)-lock") {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
@@ -121,10 +116,8 @@ final class PrivateDisplay {
             // listen()). -noreset: by default Xvfb resets when its last client
             // leaves — this probe's connection — and a client that connects
             // during the reset is refused ("no display").
-            if poll(seconds: 20, { Self.accepts("/tmp/.X11-unix/X\(n)") || !p.isRunning }), p.isRunning {
-                display = ":\(n)"
-                process = p
-                return
+            if poll(seconds: 20, { accepts("/tmp/.X11-unix/X\(n)") || !p.isRunning }), p.isRunning {
+                return (":\(n)", p)
             }
             if p.isRunning { kill(p.processIdentifier, SIGKILL) }  // another Xvfb took the number first
             p.waitUntilExit()
