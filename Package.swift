@@ -53,28 +53,33 @@ let package = Package(
         ),
 
         // Swift modules.
+        // Storage: strict JSON reading/writing, safe file reads, atomic
+        // writes, the configs/ and XDG folder lookup (no C, no engine).
+        .target(name: "Storage"),
         .target(
             name: "Engine",
+            dependencies: ["Storage"],
             swiftSettings: [.unsafeFlags(engineSwiftFlags)],
             linkerSettings: [.linkedLibrary("m")]
         ),
         .target(
             name: "AudioReactive",
-            dependencies: ["Engine", "CPulse", "CFFTW", "CSndfile"],
+            dependencies: ["Engine", "Storage", "CPulse", "CFFTW", "CSndfile"],
             linkerSettings: [.linkedLibrary("m")]
         ),
         .executableTarget(
             name: "LiveApp",
-            dependencies: ["Engine", "AudioReactive", "CSDL2", "CPNG", "ImGuiShim"],
+            dependencies: ["Engine", "AudioReactive", "Storage", "CSDL2", "CPNG", "ImGuiShim"],
             linkerSettings: [.linkedLibrary("m")]
         ),
 
         // Tests. TestSupport: helpers and data shared by the test targets
         // (the config bad-input corpus, a private PulseAudio daemon).
         .target(name: "TestSupport", dependencies: ["AudioReactive"], path: "Tests/TestSupport"),
-        .testTarget(name: "EngineTests", dependencies: ["Engine"]),
-        .testTarget(name: "AudioReactiveTests", dependencies: ["AudioReactive", "Engine", "CPulse", "CFFTW", "CSndfile", "TestSupport"]),
-        .testTarget(name: "LiveAppTests", dependencies: ["LiveApp", "Engine", "AudioReactive", "CSDL2", "CPNG", "ImGuiShim", "TestSupport"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "Engine"]),
+        .testTarget(name: "EngineTests", dependencies: ["Engine", "Storage"]),
+        .testTarget(name: "AudioReactiveTests", dependencies: ["AudioReactive", "Engine", "Storage", "CPulse", "CFFTW", "CSndfile", "TestSupport"]),
+        .testTarget(name: "LiveAppTests", dependencies: ["LiveApp", "Engine", "AudioReactive", "Storage", "CSDL2", "CPNG", "ImGuiShim", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

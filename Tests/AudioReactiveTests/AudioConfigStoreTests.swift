@@ -1,4 +1,5 @@
 import Foundation
+@testable import Storage
 import Testing
 @testable import AudioReactive
 import Engine
@@ -40,9 +41,9 @@ import Engine
         #expect(listed.last?.name == "My Set" && listed.last?.origin == .user)
         // Saving again under the same name needs `replace`.
         #expect(throws: AudioConfigStoreError.self) { try store.save(mine, as: "my set") }
-        mine.gain = 3
+        mine.tuning.gain = 3
         try store.save(mine, as: "My Set", replace: true)
-        #expect(try AudioConfig.load(contentsOf: url).config.gain == 3)
+        #expect(try AudioConfig.load(contentsOf: url).config.tuning.gain == 3)
 
         // Export anywhere, import back under its own name.
         let exported = dir.file("shared.json")
@@ -85,14 +86,14 @@ import Engine
 
         // A crash halfway through writing the new version...
         var changed = config
-        changed.gain = -6
+        changed.tuning.gain = -6
         let newBytes = Data(changed.jsonText.utf8)
-        try ConfigFileIO.writeAtomically(newBytes, to: url, crashAfter: newBytes.count / 2)
+        try SafeFile.writeAtomically(newBytes, to: url, crashAfter: newBytes.count / 2)
         // ...leaves the real file exactly as it was (still loading), with the half-written
         // temporary file under a hidden name that listing ignores.
         #expect(try Data(contentsOf: url) == before)
         #expect(try AudioConfig.load(contentsOf: url).config == config)
-        let leftovers = dir.names().filter(ConfigFileIO.isTemporary)
+        let leftovers = dir.names().filter(SafeFile.isTemporary)
         #expect(leftovers.count == 1)
         #expect(try Data(contentsOf: dir.file(leftovers[0])).count == newBytes.count / 2)
         #expect(store.list().map(\.url.lastPathComponent) == ["live.json"])
@@ -100,21 +101,21 @@ import Engine
         // A save that fails (the target cannot be replaced) leaves no temporary file and no change.
         let blocked = dir.file("blocked.json")
         try FileManager.default.createDirectory(at: blocked.appendingPathComponent("sub"), withIntermediateDirectories: true)
-        #expect(throws: ConfigFileError.self) { try ConfigFileIO.writeAtomically(newBytes, to: blocked) }
-        #expect(dir.names().filter(ConfigFileIO.isTemporary).count == 1)
+        #expect(throws: FileError.self) { try SafeFile.writeAtomically(newBytes, to: blocked) }
+        #expect(dir.names().filter(SafeFile.isTemporary).count == 1)
 
         // The next real save goes through completely.
         try store.save(changed, as: "Live", replace: true)
-        #expect(try AudioConfig.load(contentsOf: url).config.gain == -6)
+        #expect(try AudioConfig.load(contentsOf: url).config.tuning.gain == -6)
     }
 
     @Test func readingRefusesOversizedAndSpecialFiles() throws {
         let dir = try ConfigTestDir()
         defer { dir.remove() }
         let big = try dir.write("big.json", Data(count: 2_000_000))
-        #expect(throws: ConfigFileError.self) { try ConfigFileIO.read(big, limit: 1 << 20) }
-        #expect(throws: ConfigFileError.self) { try ConfigFileIO.read(dir.url, limit: 1 << 20) }
-        #expect(throws: ConfigFileError.self) { try ConfigFileIO.read(dir.file("missing.json"), limit: 1 << 20) }
+        #expect(throws: FileError.self) { try SafeFile.read(big, limit: 1 << 20) }
+        #expect(throws: FileError.self) { try SafeFile.read(dir.url, limit: 1 << 20) }
+        #expect(throws: FileError.self) { try SafeFile.read(dir.file("missing.json"), limit: 1 << 20) }
         do {
             _ = try AudioConfig.load(contentsOf: dir.file("missing.json"))
             Issue.record("missing file must fail")

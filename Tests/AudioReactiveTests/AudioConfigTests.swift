@@ -1,4 +1,5 @@
 import Foundation
+import Storage
 import Testing
 @testable import AudioReactive
 import Engine
@@ -26,7 +27,7 @@ import Engine
     @Test func microphoneProfileHasAHigherBassBandAndAStricterGate() throws {
         let mic = try shipped("microphone").config
         let def = try shipped("default").config
-        let micBands = mic.effectiveBands, defBands = def.effectiveBands
+        let micBands = mic.tuning.bandEdges, defBands = def.tuning.bandEdges
         #expect(micBands[1] > defBands[1] && micBands[2] > defBands[2], "bass band edges")
         #expect(mic.tuning.gateLow > def.tuning.gateLow && mic.tuning.gateHigh > def.tuning.gateHigh)
         let ambient = try shipped("ambient").config, club = try shipped("club").config
@@ -51,9 +52,9 @@ import Engine
         """
         let loaded = try AudioConfig.decode(data: Data(text.utf8), file: "mine.json")
         let c = loaded.config
-        #expect(c.name == "Mine" && !c.enabled && !c.autoGain && c.gain == -3.5 && c.reactivity == 1.25)
+        #expect(c.name == "Mine" && !c.enabled && !c.tuning.autoGain && c.tuning.gain == -3.5 && c.reactivity == 1.25)
         #expect(c.tuning.attack == 4 && c.tuning.transientDecay == 90 && c.tuning.onsetSensitivity == 0.75)
-        #expect(c.bands == [30, 70, 260, 510, 2100, 4100, 6100, 19000])
+        #expect(c.tuning.bands == [30, 70, 260, 510, 2100, 4100, 6100, 19000])
         #expect(c.routes.count == 2)
         #expect(c.routes[0].invert && c.routes[0].muted && c.routes[0].curve == 2 && c.routes[0].smoothing == 25)
         #expect(c.routes[1].mode == .transient && c.routes[1].target == .parameter(.diffusion))
@@ -74,7 +75,7 @@ import Engine
         var expected = AudioConfig(name: "Bare")
         expected.routes = []
         #expect(c == expected)
-        #expect(c.effectiveBands == AudioBandEdges.standard)
+        #expect(c.tuning.bandEdges == AudioBandEdges.standard)
     }
 
     @Test func configureSetsTheModulator() throws {

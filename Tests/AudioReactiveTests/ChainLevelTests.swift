@@ -10,9 +10,9 @@ import Testing
     /// A sine at each band's geometric centre: that band's energy is at least
     /// 10 dB above each neighbour's, and so is its level (10 dB = 1/6).
     @Test(arguments: ChainLevelTests.bands) func sineAtBandCentreLightsItsBand(band: AudioSourceID) {
-        let e = AnalysisSettings.defaultBandEdges
+        let e = AudioBandEdges.standard
         let centre = (e[band.index] * e[band.index + 1]).squareRoot()
-        var s = AnalysisSettings()
+        var s = AudioTuning()
         s.autoGain = false
         let a = Analysis(Signals.take(Tone(frequency: centre, dBFS: -12), seconds: 1.5), settings: s, keepMeters: true)
         let tail = a.meters.suffix(100)
@@ -31,7 +31,7 @@ import Testing
     /// and off): every gate stays closed and every output is 0 on every hop.
     @Test(arguments: [(Noise.Colour.white, true), (.pink, true), (.white, false), (.pink, false)])
     func quietNoiseAloneGivesStillness(colour: Noise.Colour, autoGain: Bool) {
-        var s = AnalysisSettings()
+        var s = AudioTuning()
         s.autoGain = autoGain
         let a = Analysis(Signals.take(Noise(colour, rmsDBFS: -60, seed: 4), seconds: 10), settings: s)
         var worst: Float = 0
@@ -52,7 +52,7 @@ import Testing
         let tone = { (db: Double, sec: Double) in Signals.take(Tone(frequency: 1000, dBFS: db), seconds: sec) }
         let x = tone(-40, 2) + tone(-10, 3) + tone(-40, 3) // continuous phase is not needed: both runs share it
         func levels(attack: Double, release: Double) -> [Float] {
-            var s = AnalysisSettings()
+            var s = AudioTuning()
             s.autoGain = false
             s.gateLow = 0 // keep the gate open: only the envelope is measured
             s.gateHigh = 0

@@ -1,6 +1,7 @@
 import Foundation
 @testable import AudioReactive
 import Engine
+import Storage
 
 /// A fresh temporary directory for one config test, removed by `remove()`.
 struct ConfigTestDir {
@@ -9,7 +10,7 @@ struct ConfigTestDir {
     init() throws {
         var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("physarum-config-test.XXXXXX").utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        guard let made else { throw ConfigFileError(path: "/tmp", reason: "mkdtemp failed") }
+        guard let made else { throw FileError(path: "/tmp", reason: "mkdtemp failed") }
         url = URL(fileURLWithPath: String(cString: made), isDirectory: true)
     }
 

@@ -70,7 +70,7 @@ import Testing
     /// (and so of live analysis, which equals it) for the same samples.
     @Test func offlineAnalysisEqualsAnalyzerRun() throws {
         let (x, _) = DrumPattern.house(bpm: 128).render(bars: 2, seed: 4)
-        let settings = AnalysisSettings()
+        let settings = AudioTuning()
         var viaRun: [AudioFeatures] = []
         try Analyzer(layout: .standard(sampleRate: 48000), settings: settings)
             .run(SyntheticSource(Replay(x), duration: Double(x.count) / 48000)) { f, _ in viaRun.append(f) }

@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 import Synchronization
 import Testing
@@ -74,7 +75,7 @@ final class BurstSource: LiveAudioSource, @unchecked Sendable {
     /// Settings changed from another thread apply on the analysis thread
     /// within a few hops; meters and the spectrum are readable meanwhile.
     @Test func settingsChangeLiveAndMetersAreReadable() {
-        var s = AnalysisSettings()
+        var s = AudioTuning()
         s.autoGain = false
         s.attack = 0
         let live = LiveAnalysis(source: RealtimeSource(Tone(frequency: 1000, dBFS: -30)), settings: s)

@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 import Testing
 @testable import AudioReactive
@@ -114,7 +115,7 @@ import Testing
 @Suite struct OnsetDetectorTests {
     let dt: Float = 128.0 / 48000
     var tuning: OnsetTuning {
-        var s = AnalysisSettings()
+        var s = AudioTuning()
         s.refractory = 50
         s.transientDecay = 100
         return OnsetTuning(settings: s, hopSeconds: 128.0 / 48000)
@@ -162,10 +163,10 @@ import Testing
     }
 }
 
-@Suite struct AnalysisSettingsTests {
+@Suite struct AudioTuningTests {
     @Test func defaultsAreValidAndProblemsNameTheField() {
-        #expect(AnalysisSettings().problems().isEmpty)
-        var s = AnalysisSettings()
+        #expect(AudioTuning().problems().isEmpty)
+        var s = AudioTuning()
         s.attack = -1
         s.gateLow = 20
         s.gateHigh = 10
@@ -176,11 +177,16 @@ import Testing
         #expect(p.contains { $0.hasPrefix("bands[2]:") })
     }
 
-    @Test func settingsRoundTripThroughJSON() throws {
-        var s = AnalysisSettings()
-        s.release = 333
-        s.autoGain = false
-        let data = try JSONEncoder().encode(s)
-        #expect(try JSONDecoder().decode(AnalysisSettings.self, from: data) == s)
+    @Test func settingsRoundTripThroughTheConfigJSON() throws {
+        var c = AudioConfig(name: "t")
+        for (i, f) in AudioTuning.fields.enumerated() {
+            c.tuning[field: f] = f.range.lowerBound + Double(i + 1) / 20 * (f.range.upperBound - f.range.lowerBound)
+        }
+        c.tuning.autoGain = false
+        c.tuning.bands = [25, 70, 200, 600, 1800, 3500, 7000, 15000]
+        #expect(c.tuning.problems().isEmpty)
+        let back = try AudioConfig.decode(data: Data(c.jsonText.utf8)).config
+        #expect(back.tuning == c.tuning)
+        for f in AudioTuning.fields { #expect(back.tuning[field: f] == c.tuning[field: f], "\(f.key)") }
     }
 }

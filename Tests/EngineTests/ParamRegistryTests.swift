@@ -1,4 +1,5 @@
 import Foundation
+import Storage
 import Testing
 @testable import Engine
 
@@ -44,7 +45,7 @@ import Testing
     }
 
     @Test func jsonRoundTripIsExact() throws {
-        var rng = SplitMix(seed: 7)
+        var rng = SeededRandom(state: 7)
         for _ in 0..<50 {
             var p = PresetParams()
             for (i, s) in ParamRegistry.scalars.enumerated() {
@@ -54,8 +55,7 @@ import Testing
             p.blendMode = rng.unit() < 0.5 ? .paint : .additive
             p.background = RGBColor(r: UInt8(rng.unit() * 255), g: 3, b: 200)
             p.setColor(RGBColor(r: 1, g: 2, b: UInt8(rng.unit() * 255)), species: 2)
-            let data = try JSONEncoder().encode(p)
-            let back = try JSONDecoder().decode(PresetParams.self, from: data)
+            let back = try PresetParams(strict: StrictJSON.parse(text: JSONWriter.compact(p.jsonNode)))
             #expect(back == p)
             #expect(back.scalars.map(\.bitPattern) == p.scalars.map(\.bitPattern))
         }
@@ -65,7 +65,7 @@ import Testing
         let bad = [#"{"global.nope": 1}"#, #"{"global.exposure": 99}"#, #"{"pheromone.diffusion": 2.5}"#,
                    #"{"render.background": "red"}"#, #"{"spawn.pattern": "square"}"#]
         for text in bad {
-            #expect(throws: (any Error).self, "\(text)") { try JSONDecoder().decode(PresetParams.self, from: Data(text.utf8)) }
+            #expect(throws: (any Error).self, "\(text)") { try PresetParams(strict: StrictJSON.parse(text: text)) }
         }
     }
 
@@ -111,16 +111,3 @@ import Testing
     }
 }
 
-/// A tiny seeded generator for tests.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
-}

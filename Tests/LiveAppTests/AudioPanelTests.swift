@@ -164,7 +164,7 @@ import Testing
         }
     }
 
-    @Test func tuningAndControlsReachTheAnalysisSettings() throws {
+    @Test func tuningAndControlsReachTheAudioTuning() throws {
         let dir = makeTempDir("audio-panel")
         defer { try? FileManager.default.removeItem(at: dir) }
         try HeadlessImGui.run(height: Self.height) { ui in
@@ -178,16 +178,16 @@ import Testing
             try rig.typeValue(ui, into: "reactivity", "1.5")
             let c = rig.model.audio.config
 
-            #expect(c.tuning.attack == 23.5 && c.gain == -6 && !c.autoGain && c.reactivity == 1.5)
+            #expect(c.tuning.attack == 23.5 && c.tuning.gain == -6 && !c.tuning.autoGain && c.reactivity == 1.5)
             #expect(abs(c.tuning.gateHigh - 9.4) < 1e-9)
-            let s = AnalysisSettings(config: c)
+            let s = c.tuning
             #expect(s.attack == 23.5 && s.gain == -6 && !s.autoGain && abs(s.gateHigh - 9.4) < 1e-9)
             #expect(rig.shell.modulator.reactivity == 1.5)
             // Gate low pushed above gate high takes gate high along (the loader's rule holds).
             try rig.typeValue(ui, into: "tuning:gateLow", "20")
             #expect(rig.model.audio.config.tuning.gateLow == 20 && rig.model.audio.config.tuning.gateHigh == 20)
             // Every control has a help marker.
-            for key in ["enabled", "autoGain", "reactivity", "gain"] + AudioTuning.fields.map({ "tuning:" + $0.key }) {
+            for key in ["enabled", "autoGain", "reactivity"] + AudioTuning.fields.map(AudioPanel.rectKey) {
                 #expect(rig.shell.panel.rects["help:" + key] != nil, "help marker for \(key)")
             }
         }

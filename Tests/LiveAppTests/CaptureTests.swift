@@ -1,5 +1,6 @@
 import Engine
 import Foundation
+import Storage
 import Testing
 @testable import LiveApp
 
@@ -8,14 +9,14 @@ import Testing
 @Suite struct ScreenshotTests {
     @Test func picturesFolderFromEnvironmentThenUserDirsThenHome() {
         let env = ["HOME": "/home/u"]
-        #expect(UserDirectories.userDirectory("PICTURES", fallback: "Pictures", env: env, userDirs: nil) == "/home/u/Pictures")
+        #expect(UserFolders.userDirectory("PICTURES", fallback: "Pictures", env: env, userDirs: nil) == "/home/u/Pictures")
         let dirs = "# comment\nXDG_DESKTOP_DIR=\"$HOME/Desktop\"\nXDG_PICTURES_DIR=\"$HOME/Bilder\"\n"
-        #expect(UserDirectories.userDirectory("PICTURES", fallback: "Pictures", env: env, userDirs: dirs) == "/home/u/Bilder")
-        #expect(UserDirectories.userDirectory("PICTURES", fallback: "Pictures", env: env.merging(["XDG_PICTURES_DIR": "/data/pics/"]) { $1 },
+        #expect(UserFolders.userDirectory("PICTURES", fallback: "Pictures", env: env, userDirs: dirs) == "/home/u/Bilder")
+        #expect(UserFolders.userDirectory("PICTURES", fallback: "Pictures", env: env.merging(["XDG_PICTURES_DIR": "/data/pics/"]) { $1 },
                                               userDirs: dirs) == "/data/pics")
         // "$HOME/" alone means the directory is disabled; a relative path is invalid: both fall back.
-        #expect(UserDirectories.userDirectory("PICTURES", fallback: "Pictures", env: env, userDirs: "XDG_PICTURES_DIR=\"$HOME/\"") == "/home/u/Pictures")
-        #expect(UserDirectories.userDirectory("PICTURES", fallback: "Pictures", env: env, userDirs: "XDG_PICTURES_DIR=\"pics\"") == "/home/u/Pictures")
+        #expect(UserFolders.userDirectory("PICTURES", fallback: "Pictures", env: env, userDirs: "XDG_PICTURES_DIR=\"$HOME/\"") == "/home/u/Pictures")
+        #expect(UserFolders.userDirectory("PICTURES", fallback: "Pictures", env: env, userDirs: "XDG_PICTURES_DIR=\"pics\"") == "/home/u/Pictures")
     }
 
     func frame() -> RGBAImage {

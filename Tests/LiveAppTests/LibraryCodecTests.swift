@@ -1,5 +1,6 @@
 import Engine
 import Foundation
+import Storage
 import Testing
 @testable import LiveApp
 

@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 import Synchronization
 import Testing
@@ -90,7 +91,7 @@ import Testing
         let sent = Atomic<Int>(0)
         // Connected when the attack starts: an idle remote would be dropped after 3 s.
         let flooder = Mutex<RawClient?>(nil)
-        var rng = SeededRandom(7)
+        var rng = SeededRandom(state: 7)
         var garbage = [UInt8](repeating: 0, count: 4 + (1 << 20))
         garbage[1] = 0x10  // length 1 MiB
         for i in 4..<garbage.count { garbage[i] = UInt8.random(in: 0...255, using: &rng) }

@@ -1,20 +1,8 @@
 import Engine
 import Foundation
+import Storage
 import Testing
 @testable import LiveApp
-
-/// A small deterministic generator (SplitMix64) so failures reproduce.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(_ seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite struct RemoteProtocolTests {
     /// One of every message kind, with every optional part and every parameter kind.
@@ -70,7 +58,7 @@ struct SeededRandom: RandomNumberGenerator {
     @Test(arguments: [1, 3, 7, 64, 1000, 100_000])
     func everyKindRoundTripsInRandomChunks(maxChunk: Int) {
         let stream = Self.samples.flatMap(\.frame)
-        var rng = SeededRandom(UInt64(maxChunk))
+        var rng = SeededRandom(state: UInt64(maxChunk))
         for _ in 0..<20 {
             var d = FrameDecoder(limit: RemoteProtocol.frameLimit)
             let events = Self.feedInChunks(stream, into: &d, max: maxChunk, rng: &rng)
@@ -171,7 +159,7 @@ struct SeededRandom: RandomNumberGenerator {
     }
 
     @Test func randomByteStringsNeverCrashAndGiveTheDocumentedOutcome() throws {
-        var rng = SeededRandom(20_261_130)
+        var rng = SeededRandom(state: 20_261_130)
         let tokens = Array(#"{}[]":,0123456789.-+eE truefalsenull\u"type""intent""params""hello""state""seq""values"#.utf8)
         var fatal = 0, skipped = 0, invalid = 0, decoded = 0
         var violations: [String] = []

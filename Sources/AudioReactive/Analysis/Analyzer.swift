@@ -13,7 +13,7 @@ public final class Analyzer {
     /// Hop and window structure.
     public let layout: AnalysisLayout
     /// The settings in force.
-    public private(set) var settings: AnalysisSettings
+    public private(set) var settings: AudioTuning
     /// Samples consumed so far (the sample clock; gaps included).
     public private(set) var sampleCount: Int64 = 0
     /// Meters of the last hop (spectrum refreshed by `updateSpectrum()`).
@@ -59,7 +59,7 @@ public final class Analyzer {
     private struct Derived {
         var attack: Float, release: Float, gate: GateTuning, open: Float, close: Float
         var onset: OnsetTuning, gain: Float, autoGain: Bool, adaptation: Float
-        init(_ s: AnalysisSettings, _ hop: Double) {
+        init(_ s: AudioTuning, _ hop: Double) {
             attack = Envelope.coefficient(timeConstant: s.attack / 1000, step: hop)
             release = Envelope.coefficient(timeConstant: s.release / 1000, step: hop)
             gate = GateTuning(low: s.gateLow, high: s.gateHigh, holdMilliseconds: s.hold)
@@ -74,9 +74,9 @@ public final class Analyzer {
 
     /// Plans the FFTs (serialised, `FFTW_ESTIMATE`) and sets up every state.
     /// Invalid settings fall back to the defaults field by field (see `apply`).
-    public init(layout: AnalysisLayout = .standard(), settings: AnalysisSettings = AnalysisSettings()) {
+    public init(layout: AnalysisLayout = .standard(), settings: AudioTuning = AudioTuning()) {
         self.layout = layout
-        let s = Self.sanitized(settings, keeping: AnalysisSettings())
+        let s = settings.sanitized(keeping: AudioTuning())
         self.settings = s
         map = BandMap(layout: layout, edges: s.bandEdges)
         plans = layout.windows.map { FFTPlan(size: $0) }
@@ -123,8 +123,8 @@ public final class Analyzer {
 
     /// Applies new settings from the next hop on. Out-of-range fields keep
     /// their previous value; new band edges re-map bins (states are kept).
-    public func apply(_ new: AnalysisSettings) {
-        let s = Self.sanitized(new, keeping: settings)
+    public func apply(_ new: AudioTuning) {
+        let s = new.sanitized(keeping: settings)
         if s.bandEdges != settings.bandEdges {
             map = BandMap(layout: layout, edges: s.bandEdges)
             if map.groups.count != groupLog[0].count {
@@ -134,22 +134,6 @@ public final class Analyzer {
         }
         settings = s
         derived = Derived(s, layout.hopSeconds)
-    }
-
-    static func sanitized(_ s: AnalysisSettings, keeping old: AnalysisSettings) -> AnalysisSettings {
-        var out = s
-        func fix(_ kp: WritableKeyPath<AnalysisSettings, Double>, _ name: String) {
-            guard let lim = AnalysisSettings.limits.first(where: { $0.field == name })?.range else { return }
-            if !out[keyPath: kp].isFinite || !lim.contains(out[keyPath: kp]) { out[keyPath: kp] = old[keyPath: kp] }
-        }
-        fix(\.attack, "attack"); fix(\.release, "release"); fix(\.gateLow, "gateLow"); fix(\.gateHigh, "gateHigh")
-        fix(\.hold, "hold"); fix(\.autoGainAdaptation, "autoGainAdaptation"); fix(\.onsetSensitivity, "onsetSensitivity")
-        fix(\.refractory, "refractory"); fix(\.transientDecay, "transientDecay"); fix(\.gain, "gain")
-        if out.gateLow > out.gateHigh { out.gateLow = out.gateHigh }
-        var edgesOnly = AnalysisSettings()
-        edgesOnly.bandEdges = out.bandEdges
-        if edgesOnly.problems().contains(where: { $0.hasPrefix("bands") }) { out.bandEdges = old.bandEdges }
-        return out
     }
 
     /// Feeds samples; calls `emit` once per completed hop.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Onset-detection constants for one hop, derived from `AnalysisSettings`.
+/// Onset-detection constants for one hop, derived from `AudioTuning`.
 public struct OnsetTuning: Sendable {
     /// Threshold = median + `delta` + `k` × spread of the recent flux.
     public var k: Float
@@ -13,7 +13,7 @@ public struct OnsetTuning: Sendable {
 
     /// Maps sensitivity 0…1 to `k` and `delta` (0.5 → k 2.5, delta 1.5 dB);
     /// refractory and decay (ms) to seconds and a per-hop factor.
-    public init(settings s: AnalysisSettings, hopSeconds: Double) {
+    public init(settings s: AudioTuning, hopSeconds: Double) {
         let sens = Float(max(0, min(1, s.onsetSensitivity)))
         k = 0.5 + 4 * (1 - sens)
         delta = 0.5 + 2 * (1 - sens)

@@ -1,5 +1,6 @@
 import Engine
 import Foundation
+import Storage
 
 /// The audio config in use, and what went wrong the last time a new one was
 /// offered. Applying a file that does not load keeps the config in use (and

@@ -1,5 +1,6 @@
 import Engine
 import Foundation
+import Storage
 
 /// A successfully read config and the warnings (unknown keys) found on the way.
 public struct LoadedAudioConfig: Sendable {
@@ -26,7 +27,7 @@ extension AudioConfig {
     public static func load(contentsOf url: URL) throws(JSONErrorList) -> LoadedAudioConfig {
         let data: Data
         do {
-            data = try ConfigFileIO.read(url, limit: maxFileSize)
+            data = try SafeFile.read(url, limit: maxFileSize)
         } catch {
             throw JSONErrorList([JSONError(file: url.path, position: .unknown, path: .root, reason: "\(error)")])
         }
@@ -52,11 +53,13 @@ extension AudioConfig {
         var c = AudioConfig(name: "")
         c.name = r.string("name", required: true, maxLength: maxNameLength, nonEmpty: true) ?? ""
         if let v = r.bool("enabled") { c.enabled = v }
-        if let v = r.bool("autoGain") { c.autoGain = v }
-        if let v = r.number("gain", in: gainRange) { c.gain = v }
+        if let v = r.bool(AudioTuning.autoGainKey) { c.tuning.autoGain = v }
+        for f in AudioTuning.fields where f.placement == .config {
+            if let v = r.number(f.key, in: f.range) { c.tuning[field: f] = v }
+        }
         if let v = r.number("reactivity", in: reactivityRange) { c.reactivity = v }
-        if var t = r.object("tuning") { c.tuning = decodeTuning(&t, d) }
-        if let edges = r.array("bands") { c.bands = decodeBands(edges, at: .root.appending("bands"), d) }
+        if var t = r.object("tuning") { decodeTuning(&t, into: &c.tuning, d) }
+        if let edges = r.array("bands") { c.tuning.bands = decodeBands(edges, at: .root.appending("bands"), d) }
         if let routes = r.array("routes", maxCount: maxRoutes) {
             for (k, node) in routes.enumerated() {
                 if let route = decodeRoute(node, at: JSONPath.root.appending("routes").appending(k), d) { c.routes.append(route) }
@@ -67,9 +70,8 @@ extension AudioConfig {
         return LoadedAudioConfig(config: c, warnings: d.warnings)
     }
 
-    private static func decodeTuning(_ r: inout JSONObjectReader, _ d: JSONDiagnostics) -> AudioTuning {
-        var t = AudioTuning()
-        for f in AudioTuning.fields {
+    private static func decodeTuning(_ r: inout JSONObjectReader, into t: inout AudioTuning, _ d: JSONDiagnostics) {
+        for f in AudioTuning.fields where f.placement == .tuning {
             if let v = r.number(f.key, in: f.range) { t[field: f] = v }
         }
         if t.gateHigh < t.gateLow, let node = r.object["gateHigh"] ?? r.object["gateLow"] {
@@ -77,7 +79,6 @@ extension AudioConfig {
                     at: r.path.appending(r.has("gateHigh") ? "gateHigh" : "gateLow"), position: node.position)
         }
         t.extraMembers = r.unknownMembers()
-        return t
     }
 
     private static func decodeBands(_ edges: [JSONNode], at path: JSONPath, _ d: JSONDiagnostics) -> [Double]? {
@@ -132,14 +133,14 @@ extension AudioConfig {
             ("format", .number(Double(Self.formatVersion))),
             ("name", .string(name)),
             ("enabled", .bool(enabled)),
-            ("autoGain", .bool(autoGain)),
-            ("gain", .number(gain)),
-            ("reactivity", .number(reactivity)),
+            (AudioTuning.autoGainKey, .bool(tuning.autoGain)),
         ]
-        var tuningMembers = AudioTuning.fields.map { ($0.key, JSONNode.number(tuning[field: $0])) }
+        top += AudioTuning.fields.filter { $0.placement == .config }.map { ($0.key, JSONNode.number(tuning[field: $0])) }
+        top.append(("reactivity", .number(reactivity)))
+        var tuningMembers = AudioTuning.fields.filter { $0.placement == .tuning }.map { ($0.key, JSONNode.number(tuning[field: $0])) }
         tuningMembers += tuning.extraMembers.map { ($0.key, $0.value) }
         top.append(("tuning", .object(tuningMembers)))
-        if let bands { top.append(("bands", .array(bands.map(JSONNode.number)))) }
+        if let bands = tuning.bands { top.append(("bands", .array(bands.map(JSONNode.number)))) }
         top.append(("routes", .array(routes.map(Self.routeNode))))
         top += extraMembers.map { ($0.key, $0.value) }
         return .object(top)

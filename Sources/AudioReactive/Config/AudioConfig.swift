@@ -1,6 +1,7 @@
 import Engine
+import Storage
 
-/// An audio config: how sound is analysed (gain, auto-gain, tuning, bands)
+/// An audio config: how sound is analysed (`AudioTuning`)
 /// and how it moves the picture (routes). Saved as JSON (see
 /// docs/audio-config.schema.json); read only through the strict loader.
 /// A value type.
@@ -13,8 +14,6 @@ public struct AudioConfig: Sendable, Hashable {
     public static let maxNameLength = 64
     /// Most routes in one config.
     public static let maxRoutes = 256
-    /// Manual input gain range, dB.
-    public static let gainRange: ClosedRange<Double> = -40...40
     /// Global reactivity range (1 = routes as authored).
     public static let reactivityRange: ClosedRange<Double> = 0...3
 
@@ -22,16 +21,10 @@ public struct AudioConfig: Sendable, Hashable {
     public var name: String
     /// Master switch: routes act only when true.
     public var enabled: Bool = true
-    /// Automatic gain (a slowly adapting loudness reference) on or off.
-    public var autoGain: Bool = true
-    /// Manual input gain, dB.
-    public var gain: Double = 0
     /// Global reactivity: scales every route's depth.
     public var reactivity: Double = 1
-    /// Analysis settings.
+    /// Analysis settings: gain, auto-gain, envelope, gate, onsets, band edges.
     public var tuning = AudioTuning()
-    /// Band edges in Hz (8 increasing values), nil = `AudioBandEdges.standard`.
-    public var bands: [Double]?
     /// The routes.
     public var routes: [Route] = []
     /// Top-level JSON members this version does not know (kept on save).
@@ -46,9 +39,6 @@ public struct AudioConfig: Sendable, Hashable {
         c.routes = DefaultWiring.routes
         return c
     }
-
-    /// The band edges in use.
-    public var effectiveBands: [Double] { bands ?? AudioBandEdges.standard }
 
     /// Puts the config's master, reactivity and routes into a modulator
     /// (smoothing state of routes kept by index).

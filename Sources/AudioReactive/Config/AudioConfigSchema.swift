@@ -1,4 +1,5 @@
 import Engine
+import Storage
 
 /// The JSON Schema (draft 2020-12) of audio config files, built from the same
 /// constants the strict loader checks, so the two cannot drift apart.
@@ -23,8 +24,11 @@ public enum AudioConfigSchema {
             .object([("type", .string("string")), ("enum", .array(values.map(JSONNode.string))), ("description", .string(description))])
         }
         let defaults = AudioTuning()
-        let tuningProps = AudioTuning.fields.map { f in
-            (f.key, range(f.range, f.help + (f.unit.isEmpty ? "" : " (\(f.unit))"), default: defaults[field: f]))
+        let tuningProps = AudioTuning.fields.filter { $0.placement == .tuning }.map { f in
+            (f.key, range(f.range, f.helpWithUnit, default: defaults[field: f]))
+        }
+        let configProps = AudioTuning.fields.filter { $0.placement == .config }.map { f in
+            (f.key, range(f.range, f.helpWithUnit, default: defaults[field: f]))
         }
         let route: JSONNode = .object([
             ("type", .string("object")),
@@ -54,8 +58,8 @@ public enum AudioConfigSchema {
                 ("name", .object([("type", .string("string")), ("minLength", num(1)), ("maxLength", num(Double(AudioConfig.maxNameLength))),
                                   ("description", .string("display name"))])),
                 ("enabled", bool("master switch: routes act only when true", default: true)),
-                ("autoGain", bool("automatic gain: a slowly adapting loudness reference", default: true)),
-                ("gain", range(AudioConfig.gainRange, "manual input gain, dB", default: 0)),
+                (AudioTuning.autoGainKey, bool(AudioTuning.autoGainHelp, default: true)),
+            ] + configProps + [
                 ("reactivity", range(AudioConfig.reactivityRange, "global reactivity: scales every route's depth", default: 1)),
                 ("tuning", .object([("type", .string("object")), ("properties", .object(tuningProps)), ("additionalProperties", .bool(true))])),
                 ("bands", .object([

@@ -1,12 +1,13 @@
 import Engine
 import Foundation
+import Storage
 
 /// Why a config store operation failed.
 public enum AudioConfigStoreError: Error, Sendable, CustomStringConvertible {
     /// The config file is invalid (every error listed).
     case invalid(JSONErrorList)
     /// The file system refused.
-    case file(ConfigFileError)
+    case file(FileError)
     /// A config with that file name exists already.
     case exists(name: String, path: String)
     /// Shipped configs cannot be renamed, deleted or overwritten.
@@ -46,32 +47,16 @@ public struct AudioConfigStore: Sendable {
         self.shippedDirectory = shippedDirectory
     }
 
-    /// `$XDG_CONFIG_HOME/physarum/audio` when XDG_CONFIG_HOME is an absolute
-    /// path, else `$HOME/.config/physarum/audio`.
+    /// `audio/` in the app's config folder (`$XDG_CONFIG_HOME/physarum/audio`,
+    /// default `~/.config/physarum/audio`; see `UserFolders`).
     public static func defaultUserDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        if let x = environment["XDG_CONFIG_HOME"], x.hasPrefix("/") {
-            return URL(fileURLWithPath: x).appendingPathComponent("physarum/audio", isDirectory: true)
-        }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return URL(fileURLWithPath: home).appendingPathComponent(".config/physarum/audio", isDirectory: true)
+        UserFolders.app(.config, environment).appendingPathComponent("audio", isDirectory: true)
     }
 
-    /// The shipped configs: `$PHYSARUM_CONFIGS/audio`, else `configs/audio`
-    /// in the working directory or next to the executable's checkout
-    /// (`.build/<mode>/physarum` → `configs/audio`), else
-    /// `/usr/share/physarum/configs/audio`.
-    public static func findShippedDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
-        var candidates: [URL] = []
-        if let root = environment["PHYSARUM_CONFIGS"], !root.isEmpty { candidates.append(URL(fileURLWithPath: root).appendingPathComponent("audio")) }
-        candidates.append(URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("configs/audio"))
-        let exe = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
-        var up = exe.deletingLastPathComponent()
-        for _ in 0..<4 {
-            candidates.append(up.appendingPathComponent("configs/audio"))
-            up = up.deletingLastPathComponent()
-        }
-        candidates.append(URL(fileURLWithPath: "/usr/share/physarum/configs/audio"))
-        return candidates.first { var d: ObjCBool = false; return FileManager.default.fileExists(atPath: $0.path, isDirectory: &d) && d.boolValue }
+    /// The shipped configs: `audio/` in the `configs/` folder that
+    /// `ConfigDirectory` finds (the same search as the factory presets).
+    public static func findShippedDirectory() -> URL? {
+        ConfigDirectory.subdirectory("audio").path.map { URL(fileURLWithPath: $0, isDirectory: true) }
     }
 
     /// One config file as listed.
@@ -150,13 +135,13 @@ public struct AudioConfigStore: Sendable {
     @discardableResult
     public func importConfig(from source: URL, replace: Bool = false) throws(AudioConfigStoreError) -> URL {
         let data: Data
-        do { data = try ConfigFileIO.read(source, limit: AudioConfig.maxFileSize) } catch { throw .file(error) }
+        do { data = try SafeFile.read(source, limit: AudioConfig.maxFileSize) } catch { throw .file(error) }
         let loaded: LoadedAudioConfig
         do { loaded = try AudioConfig.decode(data: data, file: source.path) } catch { throw .invalid(error) }
         let url = userDirectory.appendingPathComponent(Self.fileName(for: loaded.config.name))
         try ensureUserDirectory()
         try checkReplaceable(url, name: loaded.config.name, replace: replace)
-        do { try ConfigFileIO.writeAtomically(data, to: url) } catch { throw .file(error) }
+        do { try SafeFile.writeAtomically(data, to: url) } catch { throw .file(error) }
         return url
     }
 
@@ -176,7 +161,7 @@ public struct AudioConfigStore: Sendable {
         try write(c, to: target)
         if target.standardizedFileURL != url.standardizedFileURL {
             do { try FileManager.default.removeItem(at: url) } catch {
-                throw .file(ConfigFileError(path: url.path, reason: "renamed copy saved, but the old file could not be removed: \(error.localizedDescription)"))
+                throw .file(FileError(path: url.path, reason: "renamed copy saved, but the old file could not be removed: \(error.localizedDescription)"))
             }
         }
         return target
@@ -186,7 +171,7 @@ public struct AudioConfigStore: Sendable {
     public func delete(_ url: URL) throws(AudioConfigStoreError) {
         try checkUserFile(url)
         do { try FileManager.default.removeItem(at: url) } catch {
-            throw .file(ConfigFileError(path: url.path, reason: "cannot delete: \(error.localizedDescription)"))
+            throw .file(FileError(path: url.path, reason: "cannot delete: \(error.localizedDescription)"))
         }
     }
 
@@ -206,7 +191,7 @@ public struct AudioConfigStore: Sendable {
 
     private func ensureUserDirectory() throws(AudioConfigStoreError) {
         do { try FileManager.default.createDirectory(at: userDirectory, withIntermediateDirectories: true) } catch {
-            throw .file(ConfigFileError(path: userDirectory.path, reason: "cannot create the config directory: \(error.localizedDescription)"))
+            throw .file(FileError(path: userDirectory.path, reason: "cannot create the config directory: \(error.localizedDescription)"))
         }
     }
 
@@ -222,11 +207,11 @@ public struct AudioConfigStore: Sendable {
             throw .readOnly(path: url.path)
         }
         guard FileManager.default.fileExists(atPath: url.path) else {
-            throw .file(ConfigFileError(path: url.path, reason: "no such config file"))
+            throw .file(FileError(path: url.path, reason: "no such config file"))
         }
     }
 
     private func write(_ config: AudioConfig, to url: URL) throws(AudioConfigStoreError) {
-        do { try ConfigFileIO.writeAtomically(Data(config.jsonText.utf8), to: url) } catch { throw .file(error) }
+        do { try SafeFile.writeAtomically(Data(config.jsonText.utf8), to: url) } catch { throw .file(error) }
     }
 }

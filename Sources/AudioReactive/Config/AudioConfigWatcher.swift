@@ -1,5 +1,6 @@
 import Engine
 import Foundation
+import Storage
 import Synchronization
 
 /// Follows one config file on disk: when it is saved (in place or by rename),
@@ -27,7 +28,7 @@ public final class AudioConfigWatcher: Sendable {
     }
 
     /// Starts following `file` (its directory must exist).
-    public init(file: URL, debounce: Double = 0.15) throws(ConfigFileError) {
+    public init(file: URL, debounce: Double = 0.15) throws(FileError) {
         self.file = file
         let pending = Pending()
         self.pending = pending

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Storage
 import Synchronization
 
 #if canImport(Glibc)
@@ -59,13 +60,13 @@ public final class DirectoryWatcher: Sendable {
 
     /// Starts watching `directory` (which must exist).
     public init(directory: URL, debounce: Double = 0.15,
-                onChange: @escaping @Sendable (Set<String>) -> Void) throws(ConfigFileError) {
+                onChange: @escaping @Sendable (Set<String>) -> Void) throws(FileError) {
         self.directory = directory
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { throw .errno(directory.path, "cannot start watching for changes (inotify_init1)") }
         let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE)
         guard inotify_add_watch(fd, directory.path, mask) >= 0 else {
-            let e = ConfigFileError.errno(directory.path, "cannot watch the directory (inotify_add_watch)")
+            let e = FileError.errno(directory.path, "cannot watch the directory (inotify_add_watch)")
             close(fd)
             throw e
         }

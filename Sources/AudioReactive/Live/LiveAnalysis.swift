@@ -21,7 +21,7 @@ public final class LiveAnalysis: @unchecked Sendable {
     public let layout: AnalysisLayout
     private let analyzer: Analyzer
     private let queue = FeatureQueue(capacity: 1024)
-    private let settingsBox: Mutex<AnalysisSettings>
+    private let settingsBox: Mutex<AudioTuning>
     private let generation = Atomic<Int>(0)
     private let metersBox = Mutex(AnalysisMeters())
     private let running = Atomic<Bool>(false)
@@ -34,7 +34,7 @@ public final class LiveAnalysis: @unchecked Sendable {
     static let meterEvery = 4
 
     /// An analysis of `source` with `settings` (FFT plans are made here).
-    public init(source: any LiveAudioSource, settings: AnalysisSettings = AnalysisSettings()) {
+    public init(source: any LiveAudioSource, settings: AudioTuning = AudioTuning()) {
         self.source = source
         layout = .standard(sampleRate: source.sampleRate)
         analyzer = Analyzer(layout: layout, settings: settings)
@@ -61,7 +61,7 @@ public final class LiveAnalysis: @unchecked Sendable {
     }
 
     /// The settings in force; setting applies them from the next chunk on (any thread).
-    public var settings: AnalysisSettings {
+    public var settings: AudioTuning {
         get { settingsBox.withLock { $0 } }
         set {
             settingsBox.withLock { $0 = newValue }

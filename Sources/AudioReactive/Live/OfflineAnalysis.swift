@@ -16,7 +16,7 @@ public final class OfflineAnalysis {
     private var ended = false
 
     /// Analyses `source` with `settings` at the source's sample rate (FFT plans are made here).
-    public init(source: any AudioSource, settings: AnalysisSettings) {
+    public init(source: any AudioSource, settings: AudioTuning) {
         self.source = source
         analyzer = Analyzer(layout: .standard(sampleRate: source.sampleRate), settings: settings)
         pending.reserveCapacity(buffer.count / analyzer.layout.hop + 1)

@@ -1,4 +1,5 @@
 import Engine
+import Storage
 
 /// Which signal of a source a route follows.
 public enum RouteMode: String, CaseIterable, Sendable, Codable, Hashable {

@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 
 /// The drum sounds of the built-in synthesiser.

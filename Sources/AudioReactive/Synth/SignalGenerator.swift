@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 
 /// A deterministic endless signal: the synthetic source's sound.

@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 
 /// A band-limited sawtooth (polyBLEP-corrected), phase 0…1.

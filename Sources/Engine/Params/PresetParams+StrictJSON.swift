@@ -1,3 +1,4 @@
+import Storage
 /// Strict reading and writing of the flat `{ "parameter.id": value, … }`
 /// object (the same format as the `Codable` conformance), through
 /// `StrictJSON` trees so errors carry line:column and the JSON path.

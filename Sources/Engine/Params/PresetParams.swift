@@ -76,60 +76,7 @@ public struct PresetParams: Sendable, Hashable {
     }
 }
 
-extension PresetParams: Codable {
-    private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
-    /// Decodes a flat object keyed by id. Missing keys take their defaults;
-    /// unknown keys, out-of-range or non-finite numbers are errors.
-    public init(from decoder: Decoder) throws {
-        self.init()
-        let c = try decoder.container(keyedBy: Key.self)
-        for key in c.allKeys {
-            let id = key.stringValue
-            if let k = ParamRegistry.key(id: id) {
-                let v = try c.decode(Double.self, forKey: key)
-                let spec = k.spec
-                guard v.isFinite, v >= spec.min, v <= spec.max else {
-                    throw DecodingError.dataCorruptedError(
-                        forKey: key, in: c,
-                        debugDescription: "\(id) must be within \(spec.min)...\(spec.max), got \(v)")
-                }
-                if spec.integer && v != v.rounded() {
-                    throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "\(id) must be a whole number, got \(v)")
-                }
-                scalars[k.index] = v
-            } else if id == "spawn.pattern" {
-                spawnPattern = try c.decode(SpawnPattern.self, forKey: key)
-            } else if id == "render.blendMode" {
-                blendMode = try c.decode(BlendMode.self, forKey: key)
-            } else if id == "render.background" {
-                background = try c.decode(RGBColor.self, forKey: key)
-            } else if let s = Self.colorSpecies(id) {
-                speciesColors[s] = try c.decode(RGBColor.self, forKey: key)
-            } else {
-                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "unknown parameter id '\(id)'")
-            }
-        }
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: Key.self)
-        for (i, spec) in ParamRegistry.scalars.enumerated() {
-            try c.encode(scalars[i], forKey: Key(stringValue: spec.id))
-        }
-        try c.encode(spawnPattern, forKey: Key(stringValue: "spawn.pattern"))
-        try c.encode(blendMode, forKey: Key(stringValue: "render.blendMode"))
-        try c.encode(background, forKey: Key(stringValue: "render.background"))
-        for s in 0..<ParamKey.speciesCount {
-            try c.encode(speciesColors[s], forKey: Key(stringValue: "species.\(s).color"))
-        }
-    }
-
+extension PresetParams {
     /// Species index of a `species.N.color` id.
     static func colorSpecies(_ id: String) -> Int? {
         let p = id.split(separator: ".")

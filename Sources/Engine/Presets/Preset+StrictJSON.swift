@@ -1,4 +1,5 @@
 import Foundation
+import Storage
 
 /// Strict reading and writing of one preset document
 /// `{"format":1,"name":…,"tags":[…],"params":{…}}` through `StrictJSON`, so a

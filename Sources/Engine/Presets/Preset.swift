@@ -1,3 +1,4 @@
+import Storage
 /// A named look: a complete parameter set with a display name and tags.
 /// Saved as `{"format":1,"name":…,"tags":[…],"params":{flat object keyed by
 /// parameter id}}`.

@@ -1,4 +1,5 @@
 import Foundation
+import Storage
 
 /// The factory presets: every `*.json` file in a presets directory, sorted by
 /// id. A file that cannot be used is reported in `problems` (file, JSON path,

@@ -1,4 +1,5 @@
 import Foundation
+import Storage
 
 /// Reading and writing one preset file, through the strict JSON reader
 /// (`StrictJSON`): syntax errors and duplicate keys are rejected, and every

@@ -10,7 +10,7 @@ enum LookGenerator {
     /// Every unlocked scalar drawn uniformly in its 0…1 space; species colours
     /// get new hues at pleasant saturation; blend mode and spawn pattern stay.
     static func randomized(_ p: PresetParams, seed: UInt64, locked: Set<String>) -> PresetParams {
-        var rng = SeededRandom(seed: seed)
+        var rng = SeededRandom(state: seed)
         var out = p
         for (i, spec) in ParamRegistry.scalars.enumerated() where !locked.contains(spec.id) && !untouched.contains(spec.id) {
             out[ParamKey(index: i)] = spec.from01(rng.unit())
@@ -26,7 +26,7 @@ enum LookGenerator {
 
     /// Each unlocked scalar moved by a uniform amount in ±`amount` of its 0…1 space.
     static func mutated(_ p: PresetParams, amount: Double, seed: UInt64, locked: Set<String>) -> PresetParams {
-        var rng = SeededRandom(seed: seed)
+        var rng = SeededRandom(state: seed)
         var out = p
         let a = min(max(amount.isFinite ? amount : 0, 0), 1)
         for (i, spec) in ParamRegistry.scalars.enumerated() where !locked.contains(spec.id) && !untouched.contains(spec.id) {
@@ -67,19 +67,4 @@ enum LookGenerator {
         func c(_ x: Double) -> UInt8 { UInt8(min(max(x * 255, 0), 255).rounded()) }
         return RGBColor(r: c(r), g: c(g), b: c(b))
     }
-}
-
-/// SplitMix64: a small seeded generator for reproducible randomize/mutate.
-struct SeededRandom: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in [0, 1).
-    mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
 }

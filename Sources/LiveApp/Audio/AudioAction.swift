@@ -15,9 +15,8 @@ enum AudioAction: Equatable, Sendable {
     /// Global reactivity (scales every depth), clamped to 0…3.
     case setReactivity(Double)
     case setAutoGain(Bool)
-    /// Manual input gain in dB, clamped to −40…40.
-    case setGain(Double)
-    /// One tuning field by its JSON key (`AudioTuning.fields`), clamped to its range.
+    /// One numeric tuning field (gain included) by its JSON key
+    /// (`AudioTuning.fields`), clamped to its range.
     case setTuning(String, Double)
 
     // Routes

@@ -1,6 +1,7 @@
 import AudioReactive
 import Engine
 import Foundation
+import Storage
 import Synchronization
 
 /// Executes the audio panel's file and source work off the frame path:

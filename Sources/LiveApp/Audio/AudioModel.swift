@@ -60,19 +60,12 @@ struct AudioModel: Sendable {
         case .setReactivity(let v):
             return edit { $0.reactivity = Self.clamp(v, AudioConfig.reactivityRange, $0.reactivity) }
         case .setAutoGain(let on):
-            return edit { $0.autoGain = on }
-        case .setGain(let v):
-            return edit { $0.gain = Self.clamp(v, AudioConfig.gainRange, $0.gain) }
+            return edit { $0.tuning.autoGain = on }
         case .setTuning(let key, let v):
-            guard let field = AudioTuning.fields.first(where: { $0.key == key }) else {
+            guard let field = AudioTuning.field(key) else {
                 return note("There is no tuning field '\(key)'", .warning)
             }
-            return edit { c in
-                c.tuning[field: field] = Self.clamp(v, field.range, c.tuning[field: field])
-                // Keep gateLow ≤ gateHigh: the other end follows.
-                if key == "gateLow", c.tuning.gateHigh < c.tuning.gateLow { c.tuning.gateHigh = c.tuning.gateLow }
-                if key == "gateHigh", c.tuning.gateLow > c.tuning.gateHigh { c.tuning.gateLow = c.tuning.gateHigh }
-            }
+            return edit { $0.tuning.set(field, clamped: v) }
         case .addRoute:
             guard config.routes.count < AudioConfig.maxRoutes else {
                 return note("An audio config holds at most \(AudioConfig.maxRoutes) routes", .warning)

@@ -1,12 +1,13 @@
 import AudioReactive
 import Foundation
+import Storage
 import Synchronization
 
 /// `physarum analyze`: features as lines, from a file, a live source or a synthetic signal.
 enum AnalyzeCommand: Subcommand {
     static let name = "analyze"
     static let summary = "analyse audio (file, live source, synthetic) and print features per hop"
-    static let help = """
+    static var help: String { """
     Usage: physarum analyze (--file F | --source NAME | --default | --synth SPEC)
                             [--json] [--duration SECONDS] [--server ADDRESS]
                             [TUNING OPTIONS]
@@ -37,16 +38,7 @@ enum AnalyzeCommand: Subcommand {
       --duration S     stop after S seconds of audio
       --server ADDRESS PulseAudio server (default: $PULSE_SERVER, then yours)
 
-    Tuning (the audio-config fields; defaults in brackets):
-      --attack MS [8]  --release MS [250]      envelope time constants
-      --gate-low DB [4] --gate-high DB [9]     gate thresholds over the noise floor
-      --hold MS [150]                          gate hold
-      --gain DB [0]                            manual input gain
-      --auto-gain on|off [on]  --adaptation S [2]   auto-gain and its memory
-      --sensitivity X [0.5]                    onset sensitivity 0...1
-      --refractory MS [50]  --decay MS [120]   onset refractory, transient decay
-      --bands E1,...,E8                        band edges in Hz
-                                               [20,60,250,500,2000,4000,6000,16000]
+    \(tuningHelp)
 
     Levels of `sub` (4096-sample window) and `bass` (2048) lag the other
     bands (1024) by about 32 and 11 ms: their windows are longer so that
@@ -54,7 +46,27 @@ enum AnalyzeCommand: Subcommand {
 
     Exit status: 0 done; 1 runtime failure (unreadable file, no server,
     unknown source: one line on stderr); 2 bad arguments.
-    """
+    """ }
+
+    /// The tuning options, one per `AudioTuning` field (with its default and
+    /// range), then auto-gain and band edges.
+    static var tuningHelp: String {
+        func row(_ left: String, _ text: String) -> String {
+            left.padding(toLength: max(left.count + 1, 28), withPad: " ", startingAt: 0) + text
+        }
+        var lines = ["Tuning (the audio-config fields; defaults in brackets):"]
+        for f in AudioTuning.fields {
+            let unit = f.unit.isEmpty ? "X" : f.unit.uppercased()
+            let range = "\(JSONWriter.number(f.range.lowerBound))…\(JSONWriter.number(f.range.upperBound))"
+            lines.append("  " + row("\(f.option) \(unit) [\(JSONWriter.number(f.defaultValue))]", "\(f.label.lowercased()), \(range)"))
+        }
+        lines.append("  " + row("\(AudioTuning.autoGainOption) on|off [on]", "auto-gain"))
+        lines.append("  " + row("--bands E1,...,E8", "band edges in Hz"))
+        lines.append("  " + row("", "[\(AudioBandEdges.standard.map(JSONWriter.number).joined(separator: ","))]"))
+        lines.append("Each field's meaning: `physarum config schema` (the same words as the audio panel's help).")
+        return lines.joined(separator: "\n")
+    }
+
 
     enum Input { case file(String), source(String?), synth(String) }
 
@@ -92,23 +104,12 @@ enum AnalyzeCommand: Subcommand {
         return 0
     }
 
-    static func readSettings(_ r: inout ArgumentReader) throws -> AnalysisSettings {
-        var s = AnalysisSettings()
-        func opt(_ flag: String, _ field: String, _ set: (Double) -> Void) throws {
-            guard let lim = AnalysisSettings.limits.first(where: { $0.field == field }) else { return }
-            if let v = try r.double(flag, in: lim.range) { set(v) }
+    static func readSettings(_ r: inout ArgumentReader) throws -> AudioTuning {
+        var s = AudioTuning()
+        for f in AudioTuning.fields {
+            if let v = try r.double(f.option, in: f.range) { s[field: f] = v }
         }
-        try opt("--attack", "attack") { s.attack = $0 }
-        try opt("--release", "release") { s.release = $0 }
-        try opt("--gate-low", "gateLow") { s.gateLow = $0 }
-        try opt("--gate-high", "gateHigh") { s.gateHigh = $0 }
-        try opt("--hold", "hold") { s.hold = $0 }
-        try opt("--gain", "gain") { s.gain = $0 }
-        try opt("--adaptation", "autoGainAdaptation") { s.autoGainAdaptation = $0 }
-        try opt("--sensitivity", "onsetSensitivity") { s.onsetSensitivity = $0 }
-        try opt("--refractory", "refractory") { s.refractory = $0 }
-        try opt("--decay", "transientDecay") { s.transientDecay = $0 }
-        if let ag = try r.string("--auto-gain") {
+        if let ag = try r.string(AudioTuning.autoGainOption) {
             switch ag {
             case "on": s.autoGain = true
             case "off": s.autoGain = false
@@ -124,7 +125,7 @@ enum AnalyzeCommand: Subcommand {
         return s
     }
 
-    static func runOffline(_ source: any AudioSource, settings: AnalysisSettings, duration: Double?,
+    static func runOffline(_ source: any AudioSource, settings: AudioTuning, duration: Double?,
                            out: FeatureLineWriter) throws {
         let analyzer = Analyzer(layout: .standard(sampleRate: source.sampleRate), settings: settings)
         do {
@@ -135,7 +136,7 @@ enum AnalyzeCommand: Subcommand {
         out.flush()
     }
 
-    static func runLive(source name: String?, server: String?, settings: AnalysisSettings, duration: Double?,
+    static func runLive(source name: String?, server: String?, settings: AudioTuning, duration: Double?,
                         out: FeatureLineWriter) throws {
         let capture = PulseCapture(source: name, server: server)
         capture.start()

@@ -1,6 +1,7 @@
 import AudioReactive
 import Engine
 import Foundation
+import Storage
 
 /// `physarum config validate FILE…`, `physarum config list`, `physarum config schema`.
 enum ConfigCommand: Subcommand {

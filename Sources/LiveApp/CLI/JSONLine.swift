@@ -1,5 +1,6 @@
 import Engine
 import Foundation
+import Storage
 
 /// A JSON value for hand-ordered one-line output (bench, analyze, stats).
 enum JSONValue: Sendable {

@@ -2,6 +2,7 @@ import Engine
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import Storage
 #endif
 
 /// What a recording writes: the file, the frame size and the frame rate.

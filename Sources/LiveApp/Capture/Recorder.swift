@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Storage
 import Synchronization
 
 /// What the recording indicator shows.
@@ -107,7 +108,7 @@ final class Recorder {
 
     /// `directory` is resolved on the encoder thread (it may read user-dirs.dirs).
     init(fps: Double = 30, queueFrames: Int = 6, encoderNice: Int32 = 10,
-         directory: @escaping @Sendable () -> String = { UserDirectories.recordingDirectory(ProcessInfo.processInfo.environment) },
+         directory: @escaping @Sendable () -> String = { UserFolders.recordingDirectory(ProcessInfo.processInfo.environment) },
          makeSink: @escaping @Sendable (RecordingSpec) -> any VideoSink = { FFmpegSink(spec: $0) }) {
         precondition(fps > 0 && queueFrames > 0)
         self.fps = fps
@@ -249,7 +250,7 @@ final class Recorder {
         let dir = directory()
         let path: String
         do {
-            try UserDirectories.makeDirectory(dir)
+            try FolderCreation.makeDirectory(dir)
             path = uniquePath(dir)
         } catch {
             notice("Recording not started: \(error)", .error)

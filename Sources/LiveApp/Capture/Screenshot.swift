@@ -1,6 +1,7 @@
 import Engine
 import AudioReactive
 import Foundation
+import Storage
 
 /// Screenshots (P): a PNG of the output into `$XDG_PICTURES_DIR/physarum/`
 /// (or `~/Pictures/physarum/`), encoded and written by the I/O worker.
@@ -12,7 +13,7 @@ enum Screenshot {
                      environment: [String: String] = ProcessInfo.processInfo.environment, date: Date = Date()) -> Bool {
         worker.submit {
             do {
-                let dir = UserDirectories.screenshotDirectory(environment)
+                let dir = UserFolders.screenshotDirectory(environment)
                 let path = try write(image, directory: dir, date: date)
                 return [.notice("Screenshot saved: \(path)", .info)]
             } catch {
@@ -24,7 +25,7 @@ enum Screenshot {
     /// Encodes and writes `image` into `directory` (created if needed) under an
     /// unused time-stamped name; returns the path. Runs on the worker.
     static func write(_ image: RGBAImage, directory: String, date: Date) throws(CaptureError) -> String {
-        try UserDirectories.makeDirectory(directory)
+        try FolderCreation.makeDirectory(directory)
         let base = directory + "/" + fileStem(date)
         var path = base + ".png"
         var n = 2
@@ -39,7 +40,7 @@ enum Screenshot {
             throw CaptureError("\(error)")
         }
         do {
-            try ConfigFileIO.writeAtomically(Data(bytes), to: URL(fileURLWithPath: path))
+            try SafeFile.writeAtomically(Data(bytes), to: URL(fileURLWithPath: path))
         } catch {
             throw CaptureError(error.reason)
         }

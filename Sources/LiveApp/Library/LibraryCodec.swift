@@ -1,5 +1,6 @@
 import Engine
 import Foundation
+import Storage
 
 /// The library file (`library.json`) as JSON, with migration of older formats.
 ///

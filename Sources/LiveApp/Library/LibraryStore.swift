@@ -1,6 +1,7 @@
 import AudioReactive
 import Engine
 import Foundation
+import Storage
 import Synchronization
 
 /// The library's files: `library.json` and `thumbnails/` in
@@ -25,7 +26,7 @@ final class LibraryStore: Sendable {
 
     /// The default folder from the environment.
     static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        URL(fileURLWithPath: UserDirectories.dataHome(environment) + "/physarum", isDirectory: true)
+        UserFolders.app(.data, environment)
     }
 
     var fileURL: URL { directory.appendingPathComponent("library.json") }
@@ -46,7 +47,7 @@ final class LibraryStore: Sendable {
         guard FileManager.default.fileExists(atPath: url.path) else { return Loaded(document: LibraryDocument()) }
         let problem: String
         do {
-            let data = try ConfigFileIO.read(url, limit: LibraryCodec.maxBytes)
+            let data = try SafeFile.read(url, limit: LibraryCodec.maxBytes)
             let loaded = try LibraryCodec.decode(data, file: url.path)
             protectExisting.withLock { $0 = false }
             var out = Loaded(document: loaded.document)
@@ -54,7 +55,7 @@ final class LibraryStore: Sendable {
                 out.notice = "Preset library upgraded from format \(loaded.fromFormat) to \(LibraryDocument.formatVersion) (written on the next change)"
             }
             return out
-        } catch let e as ConfigFileError {
+        } catch let e as FileError {
             problem = "\(url.path): \(e.reason)"
         } catch let e as JSONErrorList {
             problem = e.errors.first.map(\.description) ?? "\(url.path): invalid"
@@ -69,7 +70,7 @@ final class LibraryStore: Sendable {
     /// Writes the library atomically. The first write after a failed load
     /// renames the old file aside. Returns a notice for the user when it did.
     func write(_ doc: LibraryDocument) throws(CaptureError) -> String? {
-        try UserDirectories.makeDirectory(directory.path)
+        try FolderCreation.makeDirectory(directory.path)
         var movedTo: String?
         let mustMove = protectExisting.withLock { $0 }
         if mustMove, FileManager.default.fileExists(atPath: fileURL.path) {
@@ -78,7 +79,7 @@ final class LibraryStore: Sendable {
         }
         protectExisting.withLock { $0 = false }
         do {
-            try ConfigFileIO.writeAtomically(Data(LibraryCodec.encode(doc).utf8), to: fileURL)
+            try SafeFile.writeAtomically(Data(LibraryCodec.encode(doc).utf8), to: fileURL)
         } catch {
             throw CaptureError("Cannot save the preset library: \(error.reason)")
         }
@@ -111,10 +112,10 @@ final class LibraryStore: Sendable {
     /// Writes a thumbnail PNG atomically.
     func writeThumbnail(_ image: RGBAImage, for id: String) throws(CaptureError) {
         guard let url = thumbnailURL(for: id) else { return }
-        try UserDirectories.makeDirectory(url.deletingLastPathComponent().path)
+        try FolderCreation.makeDirectory(url.deletingLastPathComponent().path)
         do {
-            try ConfigFileIO.writeAtomically(Data(try PNGCodec.encode(image)), to: url)
-        } catch let e as ConfigFileError {
+            try SafeFile.writeAtomically(Data(try PNGCodec.encode(image)), to: url)
+        } catch let e as FileError {
             throw CaptureError("Cannot save the thumbnail: \(e.reason)")
         } catch {
             throw CaptureError("Cannot save the thumbnail: \(error)")
@@ -130,9 +131,9 @@ final class LibraryStore: Sendable {
     static func readPreset(path: String) throws(CaptureError) -> Preset {
         let url = URL(fileURLWithPath: expandTilde(path))
         do {
-            let data = try ConfigFileIO.read(url, limit: Preset.maxFileBytes)
+            let data = try SafeFile.read(url, limit: Preset.maxFileBytes)
             return try Preset.parse(data: data, id: "import", file: url.path)
-        } catch let e as ConfigFileError {
+        } catch let e as FileError {
             throw CaptureError("Cannot import \(url.path): \(e.reason)")
         } catch let e as JSONErrorList {
             let first = e.errors.first.map(\.description) ?? url.path
@@ -155,9 +156,9 @@ final class LibraryStore: Sendable {
             throw CaptureError("Not exported: \(target) exists and is not a preset file (choose another name)")
         }
         let url = URL(fileURLWithPath: target)
-        try UserDirectories.makeDirectory(url.deletingLastPathComponent().path)
+        try FolderCreation.makeDirectory(url.deletingLastPathComponent().path)
         do {
-            try ConfigFileIO.writeAtomically(Data(preset.fileText.utf8), to: url)
+            try SafeFile.writeAtomically(Data(preset.fileText.utf8), to: url)
         } catch {
             throw CaptureError("Cannot export to \(target): \(error.reason)")
         }
@@ -181,7 +182,7 @@ final class LibraryStore: Sendable {
     /// `~` and `~/…` expanded with `$HOME`.
     static func expandTilde(_ path: String) -> String {
         if path == "~" || path.hasPrefix("~/") {
-            return UserDirectories.home(ProcessInfo.processInfo.environment) + path.dropFirst()
+            return UserFolders.home(ProcessInfo.processInfo.environment) + path.dropFirst()
         }
         return path
     }

@@ -38,7 +38,7 @@ final class AudioLink {
     private var demo: LiveAnalysis?
     private var notices: [String] = []
     private var everCaptured = false
-    private var settings: AnalysisSettings
+    private var settings: AudioTuning
     /// The capture source requested (nil = server default).
     private(set) var sourceName: String?
     private let forcedDemo: Bool
@@ -46,7 +46,7 @@ final class AudioLink {
     /// A source switch is waiting for its first samples (for the notice).
     private var switching = false
 
-    init(options: LiveOptions, source: String?, settings: AnalysisSettings) {
+    init(options: LiveOptions, source: String?, settings: AudioTuning) {
         self.settings = settings
         self.options = options
         sourceName = source
@@ -107,7 +107,7 @@ final class AudioLink {
     }
 
     /// Applies new analysis settings (from the audio config) to the running analyses.
-    func apply(_ s: AnalysisSettings) {
+    func apply(_ s: AudioTuning) {
         settings = s
         capture?.settings = s
         demo?.settings = s

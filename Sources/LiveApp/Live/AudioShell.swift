@@ -20,7 +20,7 @@ final class AudioShell {
     let io: AudioIO
     var panel = AudioPanel()
     /// Analysis settings last given to the link.
-    private var applied: AnalysisSettings?
+    private var applied: AudioTuning?
     private var panelWasVisible = false
 
     init(io: AudioIO) {
@@ -52,7 +52,7 @@ final class AudioShell {
     /// when they changed, its analysis settings into the running analysis.
     func configure(_ model: AppModel) {
         model.audio.config.configure(&modulator)
-        let s = AnalysisSettings(config: model.audio.config)
+        let s = model.audio.config.tuning
         if s != applied, let link {
             link.apply(s)
             applied = s

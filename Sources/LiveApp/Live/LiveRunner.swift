@@ -2,6 +2,7 @@ import AudioReactive
 import Engine
 import Foundation
 import ImGuiShim
+import Storage
 
 /// The live window: SDL2 + OpenGL, the frame loop of DESIGN.md, ImGui panels.
 /// Runs synchronously on the process's main thread (no `await`).
@@ -101,7 +102,7 @@ final class LiveRunner {
         if let n = gui.fontNotice { _ = model.handle(.notice(n, .warning)) }
         liveSet.attachGL()  // library thumbnails as GL textures of the editor window
         let audio = AudioLink(options: options, source: model.audio.source,
-                              settings: AnalysisSettings(config: model.audio.config))
+                              settings: model.audio.config.tuning)
         audioShell.attach(audio, model: model)
         let statsWriter: LineWriter?
         do {
@@ -484,6 +485,6 @@ final class StateFileWriter: @unchecked Sendable {
     static let shared = StateFileWriter()
     private let queue = DispatchQueue(label: "physarum.state")
     func write(_ text: String, to path: String) {
-        queue.async { try? ConfigFileIO.writeAtomically(Data(text.utf8), to: URL(fileURLWithPath: path)) }
+        queue.async { try? SafeFile.writeAtomically(Data(text.utf8), to: URL(fileURLWithPath: path)) }
     }
 }

@@ -1,6 +1,7 @@
 import AudioReactive
 import Engine
 import Foundation
+import Storage
 
 /// What the app remembers between runs: window placement, UI scale, the last
 /// preset, audio config and source, and the live edit itself (parameters,
@@ -24,13 +25,7 @@ struct Session: Equatable, Sendable {
 
     /// `$XDG_STATE_HOME/physarum/session.json` (fallback `~/.local/state/physarum/`).
     static func defaultURL(environment env: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        let base: URL
-        if let s = env["XDG_STATE_HOME"], s.hasPrefix("/") {
-            base = URL(fileURLWithPath: s)
-        } else {
-            base = URL(fileURLWithPath: env["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".local/state")
-        }
-        return base.appendingPathComponent("physarum/session.json")
+        UserFolders.app(.state, env).appendingPathComponent("session.json")
     }
 
     /// JSON text of the session.
@@ -101,7 +96,7 @@ struct Session: Equatable, Sendable {
     static func load(from url: URL) -> (session: Session?, notice: String?) {
         guard FileManager.default.fileExists(atPath: url.path) else { return (nil, nil) }
         do {
-            let data = try ConfigFileIO.read(url, limit: 4 << 20)
+            let data = try SafeFile.read(url, limit: 4 << 20)
             return (try decode(data, file: url.path), nil)
         } catch {
             let aside = url.deletingLastPathComponent()
@@ -160,7 +155,7 @@ final class SessionAutosaver: @unchecked Sendable {
         queue.async { [self] in
             do {
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try ConfigFileIO.writeAtomically(Data(text.utf8), to: url)
+                try SafeFile.writeAtomically(Data(text.utf8), to: url)
             } catch {
                 errorLock.lock()
                 pendingError = "Session autosave failed: \(error)"

@@ -28,7 +28,7 @@ final class OfflineAudio {
         self.path = path
         self.config = config
         frameCount = FrameFeatureFeed.frameCount(samples: source.frames, sampleRate: source.sampleRate, fps: fps)
-        analysis = OfflineAnalysis(source: source, settings: AnalysisSettings(config: config))
+        analysis = OfflineAnalysis(source: source, settings: config.tuning)
         feed = FrameFeatureFeed(fps: fps)
         config.configure(&modulator)
     }

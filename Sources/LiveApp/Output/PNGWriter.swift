@@ -1,6 +1,7 @@
 import CPNG
 import Engine
 import Foundation
+import Storage
 
 /// A libpng failure, with libpng's own message and the operation that failed.
 struct PNGError: Error, CustomStringConvertible {
@@ -72,14 +73,15 @@ enum PNGCodec {
 
     /// Writes `image` as a PNG file atomically (temporary file, fsync, rename).
     static func write(_ image: RGBAImage, to path: String) throws {
-        try AtomicFile.write(try encode(image), to: path)
+        try SafeFile.writeAtomically(Data(try encode(image)), to: URL(fileURLWithPath: path))
     }
 
-    /// Reads and decodes a PNG file.
+    /// Largest PNG file read (a 4K RGBA image is about 33 MB uncompressed).
+    static let maxFileBytes = 64 << 20
+
+    /// Reads and decodes a PNG file (a regular file of at most `maxFileBytes`).
     static func read(_ path: String) throws -> RGBAImage {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw PNGError("read", "cannot read \(path)")
-        }
+        let data = try SafeFile.read(URL(fileURLWithPath: path), limit: maxFileBytes)
         return try decode([UInt8](data))
     }
 }

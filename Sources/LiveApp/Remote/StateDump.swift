@@ -1,6 +1,7 @@
 import AudioReactive
 import Engine
 import Foundation
+import Storage
 
 /// The `--state-file` document of the window, the headless host and the
 /// remote: the look and cycling state, then whatever the writer adds
@@ -29,7 +30,7 @@ final class StateDumpWriter: Sendable {
 
     /// Writes `text` to `path` (temp file + rename), off the caller's thread unless `sync`.
     func write(_ text: String, to path: String, sync: Bool = false) {
-        let work: @Sendable () -> Void = { try? ConfigFileIO.writeAtomically(Data(text.utf8), to: URL(fileURLWithPath: path)) }
+        let work: @Sendable () -> Void = { try? SafeFile.writeAtomically(Data(text.utf8), to: URL(fileURLWithPath: path)) }
         if sync { queue.sync(execute: work) } else { queue.async(execute: work) }
     }
 }

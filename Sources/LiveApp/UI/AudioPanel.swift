@@ -29,25 +29,16 @@ struct AudioPanel {
     let labelWidth: Float = 150
     let sliderWidth: Float = 230
 
-    /// Help of the controls above the tuning (tuning help comes from `AudioTuning.fields`).
+    /// Help of the controls that are not analysis settings (those come from `AudioTuning.fields`).
     static let controlHelp: [String: String] = [
         "enabled": "Master switch. Off: every route is ignored and the picture shows the preset's own values exactly.",
         "reactivity": "Global reactivity: multiplies every route's depth (1 = as the routes are written, 0 = still, 3 = three times as strong).",
-        "autoGain": "Auto-gain follows the loudness of each band slowly, so quiet and loud music both move the picture. Off: raw levels (−60…0 dBFS maps to 0…1).",
-        "gain": "Manual input gain in dB, applied before auto-gain: raise it for a quiet source when auto-gain is off.",
+        AudioTuning.autoGainKey: AudioTuning.autoGainHelp,
     ]
 
-    static let tuningHelp: [String: String] = [
-        "attack": "How fast a band's level rises: the time to reach 63 % of a sudden step (ms). Small = snappy, large = smooth.",
-        "release": "How fast a band's level falls back: the time to fall 63 % of the way after the sound stops (ms).",
-        "gateLow": "The gate closes (after the hold time) when a band falls below the noise floor plus this many dB. Must not be above gate high.",
-        "gateHigh": "The gate opens when a band rises above its tracked noise floor plus this many dB. Higher ignores more hiss and room noise.",
-        "hold": "How long (ms) a band may stay below gate low before its gate closes, so short gaps do not flicker.",
-        "autoGainAdaptation": "How long (s) auto-gain takes to follow a change in loudness. Short follows a quiet break quickly; long keeps the dynamics.",
-        "onsetSensitivity": "Transient detection: higher fires on softer hits (0…1, 0.5 balanced).",
-        "refractory": "Shortest time between two transients of one band (ms): stops one hit from firing twice.",
-        "transientDecay": "How fast the transient signal falls back after a hit: the time to fall 63 % of the way (ms).",
-    ]
+    /// The rectangle key of a tuning field's slider: controls at the top
+    /// level of a config by their key, the `tuning` object's as `tuning:KEY`.
+    static func rectKey(_ f: AudioTuning.Field) -> String { f.placement == .config ? f.key : "tuning:" + f.key }
 
     /// Draws the panel window.
     mutating func draw(model: AppModel, live: AudioLiveView, dispatch: (AppAction) -> Void) {
@@ -66,7 +57,7 @@ struct AudioPanel {
         header(model, live)
         var aw: Float = 0, ah: Float = 0
         ig_get_content_region_avail(&aw, &ah)
-        rects["spectrum"] = AudioMeters.spectrum(live.meters, edges: model.audio.config.effectiveBands, width: aw, height: 90)
+        rects["spectrum"] = AudioMeters.spectrum(live.meters, edges: model.audio.config.tuning.bandEdges, width: aw, height: 90)
         AudioMeters.bands(live.meters, width: aw, rects: &rects)
         if UI.collapsingHeader("Source") { sourceSection(model, live, dispatch) }
         if UI.collapsingHeader("Controls") { controls(model, dispatch) }
@@ -130,7 +121,7 @@ struct AudioPanel {
         rects["help:enabled"] = PreciseSlider.helpMarker("Master", Self.controlHelp["enabled"]!)
         UI.popID()
         UI.sameLine(0, spacing: 24)
-        var ag = c.autoGain
+        var ag = c.tuning.autoGain
         UI.pushID("autoGain")
         if UI.checkbox("Auto-gain", &ag) { dispatch(.audio(.setAutoGain(ag))) }
         rects["autoGain"] = UI.lastItemRect
@@ -139,16 +130,18 @@ struct AudioPanel {
         UI.popID()
         sliderRow("reactivity", "Reactivity", c.reactivity, PreciseSlider.Spec(min: 0, max: 3, format: "%.2f"),
                   help: Self.controlHelp["reactivity"]!, reset: 1, dispatch) { .setReactivity($0) }
-        sliderRow("gain", "Input gain", c.gain, PreciseSlider.Spec(min: -40, max: 40, format: "%.1f dB"),
-                  help: Self.controlHelp["gain"]!, reset: 0, dispatch) { .setGain($0) }
+        for f in AudioTuning.fields where f.placement == .config { tuningRow(f, c.tuning, dispatch) }
         UI.textDisabled("Tuning")
-        let defaults = AudioTuning()
-        for f in AudioTuning.fields {
-            let fmt = f.unit == "s" ? "%.2f s" : (f.unit.isEmpty ? "%.2f" : "%.1f " + f.unit)
-            let spec = PreciseSlider.Spec(min: f.range.lowerBound, max: f.range.upperBound,
-                                          logarithmic: f.range.upperBound / max(f.range.lowerBound, 1) >= 100, format: fmt)
-            sliderRow("tuning:" + f.key, Self.label(f.key), c.tuning[field: f], spec, help: Self.tuningHelp[f.key] ?? f.help,
-                      reset: defaults[field: f], dispatch) { .setTuning(f.key, $0) }
+        for f in AudioTuning.fields where f.placement == .tuning { tuningRow(f, c.tuning, dispatch) }
+    }
+
+    /// A tuning field's slider: label, range, unit, help and reset value from its `Field`.
+    private mutating func tuningRow(_ f: AudioTuning.Field, _ t: AudioTuning, _ dispatch: (AppAction) -> Void) {
+        let fmt = f.unit == "s" ? "%.2f s" : (f.unit.isEmpty ? "%.2f" : "%.1f " + f.unit)
+        let spec = PreciseSlider.Spec(min: f.range.lowerBound, max: f.range.upperBound,
+                                      logarithmic: f.range.upperBound / max(f.range.lowerBound, 1) >= 100, format: fmt)
+        sliderRow(Self.rectKey(f), f.label, t[field: f], spec, help: f.helpWithUnit, reset: f.defaultValue, dispatch) {
+            .setTuning(f.key, $0)
         }
     }
 
@@ -172,14 +165,6 @@ struct AudioPanel {
         rects["help:" + key] = PreciseSlider.helpMarker(label, help)
     }
 
-    /// "gateLow" → "Gate low".
-    static func label(_ key: String) -> String {
-        var out = ""
-        for ch in key {
-            if ch.isUppercase { out += " " + ch.lowercased() } else { out.append(ch) }
-        }
-        return out.prefix(1).uppercased() + out.dropFirst()
-    }
 
     /// A button that looks dimmed and does nothing when disabled; records its rect.
     mutating func button(_ label: String, _ key: String, enabled: Bool = true) -> Bool {

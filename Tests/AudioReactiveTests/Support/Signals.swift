@@ -68,7 +68,7 @@ struct Analysis {
     var features: [AudioFeatures] = []
     var meters: [AnalysisMeters] = []
 
-    init(_ samples: [Float], settings: AnalysisSettings = AnalysisSettings(), keepMeters: Bool = false) {
+    init(_ samples: [Float], settings: AudioTuning = AudioTuning(), keepMeters: Bool = false) {
         let analyzer = Analyzer(layout: .standard(sampleRate: Signals.rate), settings: settings)
         var f: [AudioFeatures] = []
         var m: [AnalysisMeters] = []

@@ -1,4 +1,5 @@
 import Engine
+import Storage
 
 /// One parameter value by stable id: a scalar or one of the non-scalar
 /// parameters. The unit of the `params` message; applied on the host through

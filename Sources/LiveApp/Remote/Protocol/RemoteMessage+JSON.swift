@@ -1,5 +1,6 @@
 import Engine
 import Foundation
+import Storage
 
 /// The result of decoding one frame's JSON.
 enum DecodedFrame: Equatable, Sendable {

@@ -4,9 +4,10 @@ import Foundation
 import Glibc
 #endif
 
-/// A file-system failure while reading or writing a config, with the path and
-/// the system's reason.
-public struct ConfigFileError: Error, Sendable, CustomStringConvertible {
+/// A file-system failure while reading or writing a user file, with the path
+/// and the system's reason (`description` is the reason alone; messages
+/// for the user say "FILE: reason").
+public struct FileError: Error, Sendable, CustomStringConvertible {
     /// The file concerned.
     public let path: String
     /// What went wrong, in plain words.
@@ -19,27 +20,39 @@ public struct ConfigFileError: Error, Sendable, CustomStringConvertible {
 
     public var description: String { reason }
 
-    static func errno(_ path: String, _ what: String) -> ConfigFileError {
-        ConfigFileError(path: path, reason: "\(what): \(String(cString: strerror(Glibc.errno)))")
+    /// `what` followed by the system's words for the current `errno`.
+    public static func errno(_ path: String, _ what: String) -> FileError {
+        FileError(path: path, reason: "\(what): \(String(cString: strerror(Glibc.errno)))")
     }
 }
 
-/// Bounded reads and atomic writes of small user files (configs, presets).
-/// Stateless; safe from any thread (each call uses its own descriptors).
-public enum ConfigFileIO {
+/// The one way the app reads and writes user files (presets, configs,
+/// sessions, the library, bindings, images): reads open without blocking, take
+/// regular files only and check the size before reading a byte; writes are
+/// atomic. Stateless; safe from any thread (each call uses its own descriptors).
+public enum SafeFile {
+    /// Throws unless `url` names a regular file (not a FIFO, device or
+    /// directory), without opening it: for files a C library opens itself
+    /// (audio files through libsndfile), where opening a FIFO would block.
+    public static func requireRegularFile(_ url: URL) throws(FileError) {
+        var st = stat()
+        guard stat(url.path, &st) == 0 else { throw .errno(url.path, "cannot open") }
+        guard (st.st_mode & S_IFMT) == S_IFREG else { throw FileError(path: url.path, reason: "not a regular file") }
+    }
+
     /// Reads a regular file of at most `limit` bytes; larger files are refused
     /// without reading them.
-    public static func read(_ url: URL, limit: Int) throws(ConfigFileError) -> Data {
+    public static func read(_ url: URL, limit: Int) throws(FileError) -> Data {
         let path = url.path
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)  // a FIFO must not block the open
         guard fd >= 0 else { throw .errno(path, "cannot open") }
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw .errno(path, "cannot stat") }
-        guard (st.st_mode & S_IFMT) == S_IFREG else { throw ConfigFileError(path: path, reason: "not a regular file") }
+        guard (st.st_mode & S_IFMT) == S_IFREG else { throw FileError(path: path, reason: "not a regular file") }
         let size = Int(st.st_size)
         guard size <= limit else {
-            throw ConfigFileError(path: path, reason: "file is \(size) bytes, over the limit of \(limit) bytes")
+            throw FileError(path: path, reason: "file is \(size) bytes, over the limit of \(limit) bytes")
         }
         var out = Data(capacity: size)
         var chunk = [UInt8](repeating: 0, count: 65_536)
@@ -53,7 +66,7 @@ public enum ConfigFileIO {
             out.append(contentsOf: chunk[0..<n])
         }
         guard out.count <= limit else {
-            throw ConfigFileError(path: path, reason: "file grew over the limit of \(limit) bytes while being read")
+            throw FileError(path: path, reason: "file grew over the limit of \(limit) bytes while being read")
         }
         return out
     }
@@ -63,14 +76,14 @@ public enum ConfigFileIO {
     /// target, then the directory is flushed. Readers see either the old file
     /// or the new one, never a partial one. On failure the temporary file is
     /// removed and the target is untouched.
-    public static func writeAtomically(_ data: Data, to url: URL) throws(ConfigFileError) {
+    public static func writeAtomically(_ data: Data, to url: URL) throws(FileError) {
         try writeAtomically(data, to: url, crashAfter: nil)
     }
 
     /// Test seam: with `crashAfter` set, stops after writing that many bytes of
     /// the temporary file and returns without cleaning up or renaming — what a
     /// crash or power cut midway through a save leaves behind.
-    static func writeAtomically(_ data: Data, to url: URL, crashAfter: Int?) throws(ConfigFileError) {
+    static func writeAtomically(_ data: Data, to url: URL, crashAfter: Int?) throws(FileError) {
         let dir = url.deletingLastPathComponent().path
         let temp = dir + "/" + temporaryName(for: url.lastPathComponent)
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
@@ -81,7 +94,7 @@ public enum ConfigFileIO {
         }
         let count = min(data.count, crashAfter ?? data.count)
         var written = 0
-        let writeError: ConfigFileError? = data.withUnsafeBytes { raw -> ConfigFileError? in
+        let writeError: FileError? = data.withUnsafeBytes { raw -> FileError? in
             while written < count {
                 let n = write(fd, raw.baseAddress! + written, count - written)
                 if n < 0 {
@@ -101,7 +114,7 @@ public enum ConfigFileIO {
             throw writeError
         }
         guard fsync(fd) == 0 else {
-            let e = ConfigFileError.errno(url.path, "cannot flush to disk")
+            let e = FileError.errno(url.path, "cannot flush to disk")
             close(fd)
             throw e
         }

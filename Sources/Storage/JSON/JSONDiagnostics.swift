@@ -114,7 +114,7 @@ public final class JSONDiagnostics {
 
 extension String {
     /// The string without leading and trailing spaces, tabs and newlines.
-    var trimmingSpaces: Substring {
+    public var trimmingSpaces: Substring {
         let ws: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
         guard let first = firstIndex(where: { !ws($0) }), let last = lastIndex(where: { !ws($0) }) else { return "" }
         return self[first...last]
