@@ -67,19 +67,28 @@ let package = Package(
             dependencies: ["Engine", "Storage", "CPulse", "CFFTW", "CSndfile"],
             linkerSettings: [.linkedLibrary("m")]
         ),
+        // LiveCore: the app's logic without C — models, actions and effects,
+        // library, auto-cycle, governor, session, remote protocol and state
+        // machines, and the one frame pipeline. Depends on Engine and
+        // AudioReactive (and Storage); never on a C module.
+        .target(
+            name: "LiveCore",
+            dependencies: ["Engine", "AudioReactive", "Storage"]
+        ),
         .executableTarget(
             name: "LiveApp",
-            dependencies: ["Engine", "AudioReactive", "Storage", "CSDL2", "CPNG", "ImGuiShim"],
+            dependencies: ["LiveCore", "Engine", "AudioReactive", "Storage", "CSDL2", "CPNG", "ImGuiShim"],
             linkerSettings: [.linkedLibrary("m")]
         ),
 
         // Tests. TestSupport: helpers and data shared by the test targets
         // (the config bad-input corpus, a private PulseAudio daemon).
-        .target(name: "TestSupport", dependencies: ["AudioReactive"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["AudioReactive", "LiveCore", "Engine"], path: "Tests/TestSupport"),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Engine"]),
         .testTarget(name: "EngineTests", dependencies: ["Engine", "Storage"]),
         .testTarget(name: "AudioReactiveTests", dependencies: ["AudioReactive", "Engine", "Storage", "CPulse", "CFFTW", "CSndfile", "TestSupport"]),
-        .testTarget(name: "LiveAppTests", dependencies: ["LiveApp", "Engine", "AudioReactive", "Storage", "CSDL2", "CPNG", "ImGuiShim", "TestSupport"]),
+        .testTarget(name: "LiveCoreTests", dependencies: ["LiveCore", "Engine", "AudioReactive", "Storage", "TestSupport"]),
+        .testTarget(name: "LiveAppTests", dependencies: ["LiveApp", "LiveCore", "Engine", "AudioReactive", "Storage", "CSDL2", "CPNG", "ImGuiShim", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,6 +3,7 @@ import Engine
 import Foundation
 import ImGuiShim
 import Testing
+@testable import LiveCore
 @testable import LiveApp
 
 /// The audio panel in real (headless) ImGui frames with the real action
@@ -27,7 +28,10 @@ final class AudioPanelRig {
         model.audio = AudioModel(config: config)
         worker = FileWorker(name: "test.audio")
         let store = AudioConfigStore(userDirectory: dir.appendingPathComponent("user"), shippedDirectory: nil)
-        shell = AudioShell(io: AudioIO(store: store, files: worker, listSources: { sources }))
+        var small = p
+        small[.agents] = 1_000
+        let pipeline = FramePipeline(field: (64, 36), output: (64, 36), params: small, seed: 1, threads: 1)
+        shell = AudioShell(io: AudioIO(store: store, files: worker, listSources: { sources }), pipeline: pipeline)
         shell.configure(model)
     }
 

@@ -3,6 +3,7 @@ import Engine
 import Foundation
 import ImGuiShim
 import Testing
+@testable import LiveCore
 @testable import LiveApp
 
 /// The route editor and controls of the audio panel, driven with injected

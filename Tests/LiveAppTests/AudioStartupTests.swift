@@ -1,6 +1,7 @@
 import AudioReactive
 import Foundation
 import Testing
+@testable import LiveCore
 @testable import LiveApp
 
 /// Which audio config the live window starts with (`--config`, session, default).
@@ -24,21 +25,21 @@ import Testing
         session.audioConfigPath = "/somewhere/edited.json"
 
         var o = LiveOptions()
-        var r = LiveRunner.startingAudioConfig(options: o, session: nil, store: store(dir))
+        var r = LiveStartup.startingAudioConfig(options: o, session: nil, store: store(dir))
         #expect(r.config == .builtInDefault && r.file == nil && r.notice == nil)
-        r = LiveRunner.startingAudioConfig(options: o, session: session, store: store(dir))
+        r = LiveStartup.startingAudioConfig(options: o, session: session, store: store(dir))
         #expect(r.config == edited && r.file?.path == "/somewhere/edited.json")
         o.config = clubURL.path
-        r = LiveRunner.startingAudioConfig(options: o, session: session, store: store(dir))
+        r = LiveStartup.startingAudioConfig(options: o, session: session, store: store(dir))
         #expect(r.config == club && r.file == clubURL)
         o.config = "club"
-        r = LiveRunner.startingAudioConfig(options: o, session: nil, store: store(dir))
+        r = LiveStartup.startingAudioConfig(options: o, session: nil, store: store(dir))
         #expect(r.config == club && r.file?.lastPathComponent == "club.json")
         // A bad file: the session's config stays, the notice names the file, line and path.
         let bad = dir.appendingPathComponent("bad.json")
         try Data("{\"format\": 1, \"name\": \"B\", \"gain\": 99}".utf8).write(to: bad)
         o.config = bad.path
-        r = LiveRunner.startingAudioConfig(options: o, session: session, store: store(dir))
+        r = LiveStartup.startingAudioConfig(options: o, session: session, store: store(dir))
         #expect(r.config == edited)
         #expect(r.notice?.contains(bad.path + ":1:") == true && r.notice?.contains("gain") == true, "\(r.notice ?? "")")
     }

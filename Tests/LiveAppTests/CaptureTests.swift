@@ -1,7 +1,9 @@
 import Engine
 import Foundation
 import Storage
+import TestSupport
 import Testing
+@testable import LiveCore
 @testable import LiveApp
 
 /// Screenshots (real PNG files in a temporary XDG pictures folder) and the

@@ -1,7 +1,9 @@
 import Engine
 import Foundation
 import ImGuiShim
+import TestSupport
 import Testing
+@testable import LiveCore
 @testable import LiveApp
 
 /// The library panel, key overlay and slot picker in real (headless) ImGui

@@ -1,6 +1,8 @@
 import Engine
 import Foundation
+import TestSupport
 import Testing
+@testable import LiveCore
 @testable import LiveApp
 
 /// The library on disk: real files in a temporary XDG data home, written by

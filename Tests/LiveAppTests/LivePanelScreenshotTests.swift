@@ -2,6 +2,7 @@ import CSDL2
 import Engine
 import Foundation
 import ImGuiShim
+import TestSupport
 import Testing
 @testable import LiveApp
 

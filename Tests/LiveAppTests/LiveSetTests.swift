@@ -1,7 +1,9 @@
 import Engine
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
+@testable import LiveCore
 @testable import LiveApp
 
 /// `LiveSet` as the frame loop drives it: actions → effects → perform, then
@@ -45,7 +47,8 @@ import Testing
             time += dt
             for a in live.tick(dt: dt, model: model) { apply(a) }
             image.fill(RGBColor(r: 200, g: 100, b: 50))  // the renderer's fresh frame
-            for a in live.finish(&image, time: time) { apply(a) }
+            image.scaleBrightness(live.brightness)  // as the pipeline does before its outputs
+            live.show(FramePipeline.Frame(tick: FrameTick(index: 0, time: time, dt: dt), params: model.base, steps: 0), image: &image)
             for a in live.drainActions() { apply(a) }
         }
 

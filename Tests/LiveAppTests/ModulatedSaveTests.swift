@@ -1,7 +1,9 @@
 import AudioReactive
 import Engine
 import Foundation
+import TestSupport
 import Testing
+@testable import LiveCore
 @testable import LiveApp
 
 /// Saving a preset while routes are driving the look saves the base values
@@ -9,17 +11,14 @@ import Testing
 /// real save path: app model → library action → `LiveSet` → I/O worker →
 /// `LibraryStore` writing `library.json` in a temporary XDG data home.
 @Suite struct ModulatedSaveTests {
-    /// The live loop in miniature, as `LiveRunner` runs it: features →
-    /// modulator (base → effective) → simulation steps → render → `LiveSet.finish`.
+    /// The live loop in miniature, as `LiveRunner` runs it: features → the
+    /// frame pipeline (modulator → simulation steps → render) → `LiveSet` as
+    /// its output.
     final class Loop {
         var model: AppModel
         let live: LiveSet
-        var modulator: Modulator
-        let sim: Simulation
-        let renderer = Renderer(width: 64, height: 36, threads: 2)
-        var image = RGBAImage(width: 64, height: 36)
-        var credit = StepCredit()
-        var effective: PresetParams
+        let pipeline: FramePipeline
+        var effective: PresetParams { pipeline.effective }
         var time = 0.0
 
         init(dir: LibraryTestDir, routes: [Route]) {
@@ -28,11 +27,11 @@ import Testing
             live = LiveSet(factory: testFactory, environment: env,
                            recorder: Recorder(fps: 30, directory: { dir.path + "/videos" }, makeSink: { _ in LiveSetTests.CountingSink() }))
             model = AppModel(library: live.initialLibrary)
-            modulator = Modulator(routes: routes)
             var p = model.base
             p[.agents] = 2000
-            sim = Simulation(width: 64, height: 36, params: p, seed: 3, threads: 2)
-            effective = model.base
+            pipeline = FramePipeline(field: (64, 36), output: (64, 36), params: p, seed: 3, threads: 2)
+            pipeline.modulator = Modulator(routes: routes)
+            pipeline.add(live)
         }
 
         func apply(_ a: AppAction) {
@@ -43,10 +42,8 @@ import Testing
         func frame(_ features: AudioFeatures) {
             time += 1.0 / 60
             for a in live.tick(dt: 1.0 / 60, model: model) { apply(a) }
-            effective = modulator.process(base: model.base, features: features)
-            sim.step(effective, count: credit.steps(speed: effective[.simSpeed]))
-            renderer.render(sim: sim, params: effective, into: &image)
-            for a in live.finish(&image, time: time) { apply(a) }
+            pipeline.run(.init(base: model.base, features: features, brightness: live.brightness),
+                         tick: FrameTick(index: pipeline.frameCount, time: time, dt: 1.0 / 60))
             for a in live.drainActions() { apply(a) }
         }
     }

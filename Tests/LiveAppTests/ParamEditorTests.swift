@@ -1,6 +1,7 @@
 import Engine
 import ImGuiShim
 import Testing
+@testable import LiveCore
 @testable import LiveApp
 
 /// The editor in real (headless) ImGui frames with injected mouse and keys.

@@ -1,7 +1,9 @@
 import Dispatch
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
+@testable import LiveCore
 @testable import LiveApp
 
 /// Recording through the real ffmpeg (checked with ffprobe), and with a sink

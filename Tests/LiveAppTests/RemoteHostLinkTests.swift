@@ -1,5 +1,6 @@
 import Engine
 import Testing
+@testable import LiveCore
 @testable import LiveApp
 
 /// The host's frame-loop side with a real `AppModel`: network events (posted
@@ -33,7 +34,7 @@ import Testing
         var pushed = Self.presets[2].params
         pushed[.exposure] = 3.3
         pushed.blendMode = .paint
-        link.host.inbox.post(.connected(connection: 1, push: RemoteState(presetID: "gamma", params: pushed, playlist: true)))
+        (link.host as! RemoteHost).inbox.post(.connected(connection: 1, push: RemoteState(presetID: "gamma", params: pushed, playlist: true)))
         link.pump(model: { shell.model }) { shell.apply($0) }
         #expect(shell.applied.first == .jumpTo("gamma"), "the preset first (a reseed)…")
         #expect(shell.reseeds == 1)
@@ -48,7 +49,7 @@ import Testing
         link.requestFade = { fades.append($0) }
         var pushed = Self.presets[1].params
         pushed[.exposure] = 2.5
-        link.host.inbox.post(.connected(connection: 1, push: RemoteState(presetID: "beta", params: pushed, playlist: false)))
+        (link.host as! RemoteHost).inbox.post(.connected(connection: 1, push: RemoteState(presetID: "beta", params: pushed, playlist: false)))
         link.pump(model: { shell.model }) { shell.apply($0) }
         #expect(fades == ["beta"] && shell.applied.isEmpty, "nothing cuts: the fade is asked for")
         let revision = link.revision
@@ -68,11 +69,11 @@ import Testing
             let link = try Self.link(policy)
             let shell = Shell()
             shell.apply(.togglePlaylist)
-            link.host.inbox.post(.connected(connection: 4, push: nil))
+            (link.host as! RemoteHost).inbox.post(.connected(connection: 4, push: nil))
             link.pump(model: { shell.model }) { shell.apply($0) }
             #expect(!shell.model.playlistOn, "someone is at the controls")
             #expect(link.remoteConnected)
-            link.host.inbox.post(.disconnected(reason: "closed by the peer"))
+            (link.host as! RemoteHost).inbox.post(.disconnected(reason: "closed by the peer"))
             link.pump(model: { shell.model }) { shell.apply($0) }
             #expect(shell.model.playlistOn == (policy == .cycle), "\(policy)")
             #expect(!link.remoteConnected)
@@ -86,11 +87,11 @@ import Testing
         let r0 = link.revision
         link.publish(model: shell.model)
         #expect(link.revision == r0, "no change, no new revision")
-        link.host.inbox.post(.connected(connection: 1, push: nil))
-        link.host.inbox.post(.intent(seq: 1, .next))
-        link.host.inbox.post(.params(seq: 2, [.scalar(.decay, 0.9), .spawnPattern(.ring)]))
-        link.host.inbox.post(.intent(seq: 3, .jumpTo("nowhere")))
-        link.host.inbox.post(.intent(seq: 4, .showOverlay))
+        (link.host as! RemoteHost).inbox.post(.connected(connection: 1, push: nil))
+        (link.host as! RemoteHost).inbox.post(.intent(seq: 1, .next))
+        (link.host as! RemoteHost).inbox.post(.params(seq: 2, [.scalar(.decay, 0.9), .spawnPattern(.ring)]))
+        (link.host as! RemoteHost).inbox.post(.intent(seq: 3, .jumpTo("nowhere")))
+        (link.host as! RemoteHost).inbox.post(.intent(seq: 4, .showOverlay))
         link.pump(model: { shell.model }) { shell.apply($0) }
         #expect(shell.model.currentPreset?.id == "beta")
         #expect(shell.model.base[.decay] == 0.9 && shell.model.base.spawnPattern == .ring)
@@ -99,8 +100,8 @@ import Testing
         link.publish(model: shell.model)
         #expect(link.revision > r0)
         let r1 = link.revision
-        link.host.inbox.post(.intent(seq: 5, .dismissOverlay))
-        link.host.inbox.post(.intent(seq: 6, .dismissOverlay))
+        (link.host as! RemoteHost).inbox.post(.intent(seq: 5, .dismissOverlay))
+        (link.host as! RemoteHost).inbox.post(.intent(seq: 6, .dismissOverlay))
         link.pump(model: { shell.model }) { shell.apply($0) }
         #expect(!shell.model.overlayVisible, "dismiss is idempotent, not a toggle")
         link.publish(model: shell.model)

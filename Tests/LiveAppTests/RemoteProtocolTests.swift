@@ -2,6 +2,7 @@ import Engine
 import Foundation
 import Storage
 import Testing
+@testable import LiveCore
 @testable import LiveApp
 
 @Suite struct RemoteProtocolTests {

@@ -3,6 +3,7 @@ import Engine
 import Foundation
 import ImGuiShim
 import Testing
+@testable import LiveCore
 @testable import LiveApp
 
 /// The retained UI layer (UILayerCache.cpp) against ImGui's own OpenGL

@@ -1,4 +1,5 @@
 import AudioReactive
+import Storage
 
 /// The `analysis` scenario: the whole per-hop analysis on the demo groove.
 enum AnalysisBench {
@@ -35,12 +36,12 @@ enum AnalysisBench {
                 ("sampleRate", .int(Int(rate))), ("hop", .int(layout.hop)),
                 ("windows", .array(layout.windows.map { .int($0) })), ("audioSeconds", .int(Int(seconds))),
                 ("hops", .int(hops)), ("onsets", .int(onsets)), ("repeats", .int(o.repeats)),
-                ("seconds", rounded(med, 6)), ("usPerHop", rounded(usPerHop, 3)),
-                ("hopsPerSecond", rounded(hopsPerSecond, 3)),
-                ("percentOfCore", rounded(usPerHop * hopsPerSecond / 1e6 * 100, 4)),
+                ("seconds", JSONNode.rounded(med, 6)), ("usPerHop", JSONNode.rounded(usPerHop, 3)),
+                ("hopsPerSecond", JSONNode.rounded(hopsPerSecond, 3)),
+                ("percentOfCore", JSONNode.rounded(usPerHop * hopsPerSecond / 1e6 * 100, 4)),
                 // CPU time is what the analysis costs when the machine is shared (wall time includes waiting).
-                ("cpuUsPerHop", rounded(cpuUsPerHop, 3)),
-                ("cpuPercentOfCore", rounded(cpuUsPerHop * hopsPerSecond / 1e6 * 100, 4)),
+                ("cpuUsPerHop", JSONNode.rounded(cpuUsPerHop, 3)),
+                ("cpuPercentOfCore", JSONNode.rounded(cpuUsPerHop * hopsPerSecond / 1e6 * 100, 4)),
             ]
         },
     ]

@@ -1,4 +1,5 @@
 import Foundation
+import Storage
 
 /// Options shared by all bench scenarios.
 struct BenchOptions: Sendable {
@@ -16,7 +17,7 @@ struct BenchOptions: Sendable {
 struct BenchScenario: Sendable {
     let name: String
     let summary: String
-    let run: @Sendable (BenchOptions) throws -> [(String, JSONValue)]
+    let run: @Sendable (BenchOptions) throws -> [(String, JSONNode)]
 }
 
 /// `physarum bench`: performance figures as JSON lines (release build!).
@@ -76,11 +77,11 @@ enum BenchCommand: Subcommand {
         printError("physarum bench: warning: this is a debug build; figures are not meaningful (use -c release)")
         #endif
         for s in chosen {
-            var fields: [(String, JSONValue)] = [("scenario", .string(s.name))]
+            var fields: [(String, JSONNode)] = [("scenario", .string(s.name))]
             fields += try s.run(opts)
-            fields.append(("maxRSSMiB", rounded(maxResidentMiB(), 1)))
+            fields.append(("maxRSSMiB", JSONNode.rounded(maxResidentMiB(), 1)))
             if json, let baseline { fields.append(baseline.jsonField(scenario: s.name, fields: fields)) }
-            let line = JSONValue.object(fields).text
+            let line = JSONNode.object(fields).text
             print(line)
             if !json, let baseline { print(baseline.line(scenario: s.name, fields: fields)) }
             fflush(nil)
@@ -89,7 +90,7 @@ enum BenchCommand: Subcommand {
         return 0
     }
 
-    static func humanSummary(_ f: [(String, JSONValue)]) -> String {
+    static func humanSummary(_ f: [(String, JSONNode)]) -> String {
         f.filter { ["scenario", "agentStepsPerSecond", "msPerStep", "msPerFrame", "framesPerSecond", "usPerHop"].contains($0.0) }
             .map { "\($0.0)=\($0.1.text)" }.joined(separator: " ")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Storage
 
 /// `physarum bench --compare FILE`: each scenario's headline figures as
 /// ratios against the same scenario in a saved `bench --json` run, so a
@@ -21,15 +22,17 @@ struct BenchBaseline {
     /// is an error naming the file and line.
     init(path: String) throws {
         self.path = path
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw UsageError("--compare: cannot read '\(path)'")
+        let data: Data
+        do {
+            data = try SafeFile.read(URL(fileURLWithPath: path), limit: 16 << 20)
+        } catch {
+            throw UsageError("--compare: \(path): \(error.reason)")
         }
         var out: [String: [String: Double]] = [:]
         for (n, line) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let text = line.trimmingCharacters(in: .whitespaces)
             if text.isEmpty { continue }
-            guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
-                  let name = object["scenario"] as? String
+            guard let object = (try? StrictJSON.parse(text: text))?.object, let name = object["scenario"]?.string
             else { throw UsageError("--compare: \(path):\(n + 1): not a line of `physarum bench --json` output") }
             var figures: [String: Double] = [:]
             Self.flatten(object, prefix: "", into: &figures)
@@ -39,26 +42,20 @@ struct BenchBaseline {
         scenarios = out
     }
 
-    static func flatten(_ object: [String: Any], prefix: String, into out: inout [String: Double]) {
-        for (k, v) in object {
-            if let sub = v as? [String: Any] {
-                flatten(sub, prefix: prefix + k + ".", into: &out)
-            } else if let n = v as? NSNumber {
-                out[prefix + k] = n.doubleValue
+    static func flatten(_ object: JSONObject, prefix: String, into out: inout [String: Double]) {
+        for m in object.members {
+            if let sub = m.value.object {
+                flatten(sub, prefix: prefix + m.key + ".", into: &out)
+            } else if let n = m.value.number {
+                out[prefix + m.key] = n
             }
         }
     }
 
     /// Ratios new/old of the headline figures both runs have.
-    func ratios(scenario: String, fields: [(String, JSONValue)]) -> [(key: String, new: Double, old: Double, higherIsBetter: Bool)]? {
+    func ratios(scenario: String, fields: [(String, JSONNode)]) -> [(key: String, new: Double, old: Double, higherIsBetter: Bool)]? {
         guard let old = scenarios[scenario] else { return nil }
-        let new = Dictionary(fields.compactMap { k, v -> (String, Double)? in
-            switch v {
-            case .int(let i): return (k, Double(i))
-            case .double(let d): return (k, d)
-            default: return nil
-            }
-        }, uniquingKeysWith: { a, _ in a })
+        let new = Dictionary(fields.compactMap { k, v in v.number.map { (k, $0) } }, uniquingKeysWith: { a, _ in a })
         return Self.headline.compactMap { h in
             guard let n = new[h.key], let o = old[h.key], o != 0, n.isFinite, o.isFinite else { return nil }
             return (h.key, n, o, h.higherIsBetter)
@@ -66,15 +63,15 @@ struct BenchBaseline {
     }
 
     /// `"compare"` JSON field: file and new/old ratio per figure.
-    func jsonField(scenario: String, fields: [(String, JSONValue)]) -> (String, JSONValue) {
+    func jsonField(scenario: String, fields: [(String, JSONNode)]) -> (String, JSONNode) {
         guard let r = ratios(scenario: scenario, fields: fields) else {
             return ("compare", .object([("file", .string(path)), ("missing", .bool(true))]))
         }
-        return ("compare", .object([("file", .string(path))] + r.map { ($0.key, rounded($0.new / $0.old, 3)) }))
+        return ("compare", .object([("file", .string(path))] + r.map { ($0.key, JSONNode.rounded($0.new / $0.old, 3)) }))
     }
 
     /// One human line: `sim-1m-720p vs base.json: msPerStep 6.10 / 9.79 = 0.62x (better), …`.
-    func line(scenario: String, fields: [(String, JSONValue)]) -> String {
+    func line(scenario: String, fields: [(String, JSONNode)]) -> String {
         guard let r = ratios(scenario: scenario, fields: fields) else {
             return "\(scenario): not in \(path)"
         }

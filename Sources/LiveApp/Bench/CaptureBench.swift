@@ -1,5 +1,7 @@
 import Engine
 import Foundation
+import LiveCore
+import Storage
 import Synchronization
 
 /// Live-set costs on the frame path and the recorder's encoder:
@@ -59,9 +61,9 @@ enum CaptureBench {
                 thumb.append(timeSeconds { for _ in 0..<30 { _ = Thumbnail.make(from: img.pixels, width: img.width, height: img.height) } })
             }
             return [("width", .int(img.width)), ("height", .int(img.height)), ("repeats", .int(o.repeats)),
-                    ("offerMsPerFrame", rounded(median(offer) / Double(frames) * 1000, 4)), ("framesAccepted", .int(accepted)),
-                    ("fadeMsPerFrame", rounded(median(fade) / Double(frames) * 1000, 4)),
-                    ("thumbnailMs", rounded(median(thumb) / 30 * 1000, 3))]
+                    ("offerMsPerFrame", JSONNode.rounded(median(offer) / Double(frames) * 1000, 4)), ("framesAccepted", .int(accepted)),
+                    ("fadeMsPerFrame", JSONNode.rounded(median(fade) / Double(frames) * 1000, 4)),
+                    ("thumbnailMs", JSONNode.rounded(median(thumb) / 30 * 1000, 3))]
         },
         BenchScenario(name: "record-ffmpeg-720p", summary: "real ffmpeg (x264 ultrafast) encoding 1280x720 frames: frames/s and CPU per video second") { o in
             guard FFmpegSink.findFFmpeg() != nil else { throw RuntimeFailure("ffmpeg is not installed; cannot run record-ffmpeg-720p") }
@@ -90,8 +92,8 @@ enum CaptureBench {
             }
             let wall = median(walls)
             return [("frames", .int(count)), ("fps", .int(30)), ("repeats", .int(o.repeats)),
-                    ("seconds", rounded(wall, 3)), ("encoderFPS", rounded(Double(count) / wall, 1)),
-                    ("ffmpegCPUPerVideoSecond", rounded(median(cpus) / (Double(count) / 30), 3)), ("dropped", .int(dropped))]
+                    ("seconds", JSONNode.rounded(wall, 3)), ("encoderFPS", JSONNode.rounded(Double(count) / wall, 1)),
+                    ("ffmpegCPUPerVideoSecond", JSONNode.rounded(median(cpus) / (Double(count) / 30), 3)), ("dropped", .int(dropped))]
         },
     ]
 

@@ -1,6 +1,7 @@
 import AudioReactive
 import Engine
 import Foundation
+import Storage
 
 /// Routes and config scenarios: the per-frame modulator cost and strict
 /// config parsing speed.
@@ -33,8 +34,8 @@ enum ConfigBench {
             }
             let med = median(times)
             return [("routes", .int(routes.count)), ("frames", .int(frames)), ("repeats", .int(o.repeats)),
-                    ("seconds", rounded(med, 6)), ("usPerFrame", rounded(med / Double(frames) * 1e6, 3)),
-                    ("checksum", rounded(sink, 3))]
+                    ("seconds", JSONNode.rounded(med, 6)), ("usPerFrame", JSONNode.rounded(med / Double(frames) * 1e6, 3)),
+                    ("checksum", JSONNode.rounded(sink, 3))]
         },
         BenchScenario(name: "config-parse", summary: "strict load of a 256-route audio config (parse + validate)") { o in
             var c = AudioConfig.builtInDefault
@@ -53,8 +54,8 @@ enum ConfigBench {
             }
             let med = median(times)
             return [("bytes", .int(data.count)), ("loops", .int(loops)), ("repeats", .int(o.repeats)),
-                    ("seconds", rounded(med, 6)), ("msPerLoad", rounded(med / Double(loops) * 1000, 4)),
-                    ("MBPerSecond", rounded(Double(data.count * loops) / med / 1e6, 1)), ("routesRead", .int(count / max(1, o.repeats * loops)))]
+                    ("seconds", JSONNode.rounded(med, 6)), ("msPerLoad", JSONNode.rounded(med / Double(loops) * 1000, 4)),
+                    ("MBPerSecond", JSONNode.rounded(Double(data.count * loops) / med / 1e6, 1)), ("routesRead", .int(count / max(1, o.repeats * loops)))]
         },
     ]
 }

@@ -1,6 +1,8 @@
 import ImGuiShim
 import Engine
 import Foundation
+import LiveCore
+import Storage
 
 /// `present-720p`: what showing a finished 1280×720 frame costs the live
 /// loop — texture upload, the textured quad and the buffer swap — in a real
@@ -35,7 +37,7 @@ enum PresentBench {
     static let framesPerRepeat = 60
 
     /// Bench scenarios run on the main thread, where SDL and GL must live.
-    static func measure(_ o: BenchOptions, editor mode: Editor?) throws -> [(String, JSONValue)] {
+    static func measure(_ o: BenchOptions, editor mode: Editor?) throws -> [(String, JSONNode)] {
         let (w, h) = o.size ?? (1280, 720)
         let window: SDLWindow
         do {
@@ -115,13 +117,13 @@ enum PresentBench {
         let perFrame = 1000 / Double(o.repeats * framesPerRepeat)
         return [("width", .int(w)), ("height", .int(h)), ("drawable", .string("\(d.width)x\(d.height)")),
                 ("framesPerRepeat", .int(framesPerRepeat)), ("repeats", .int(o.repeats)),
-                ("presentMsPerFrame", rounded(median(times) * 1000, 3)),
-                ("cpuMsPerFrame", rounded(median(cpu) * 1000, 3)),
+                ("presentMsPerFrame", JSONNode.rounded(median(times) * 1000, 3)),
+                ("cpuMsPerFrame", JSONNode.rounded(median(cpu) * 1000, 3)),
                 // Mean per frame; a software GL rasterises inside the swap. ui:
                 // building the ImGui frame, updating the layer, a CPU blend;
                 // upload: texture upload, the picture's draw, a GL composite.
-                ("splitMs", .object([("ui", rounded(split.ui * perFrame, 3)), ("upload", rounded(split.upload * perFrame, 3)),
-                                     ("swap", rounded(split.swap * perFrame, 3))])),
+                ("splitMs", .object([("ui", JSONNode.rounded(split.ui * perFrame, 3)), ("upload", JSONNode.rounded(split.upload * perFrame, 3)),
+                                     ("swap", JSONNode.rounded(split.swap * perFrame, 3))])),
                 ("uiVertices", .int(gui == nil ? 0 : Int(ig_draw_vertex_count()))),
                 ("uiComposite", .string(gui?.composite.rawValue ?? "none")),
                 // Per frame: pixels the retained layer rasterised again, and blended over the picture.

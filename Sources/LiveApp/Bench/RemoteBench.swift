@@ -1,5 +1,7 @@
 import Engine
 import Foundation
+import LiveCore
+import Storage
 
 /// Remote-control scenarios: what one message costs the network thread
 /// (framing + strict decoding), and how fast garbage is skipped.
@@ -52,10 +54,10 @@ enum RemoteBench {
             }
             let med = median(times)
             return [("stateBytes", .int(state.count)), ("paramsBytes", .int(params.count)), ("loops", .int(loops)),
-                    ("repeats", .int(o.repeats)), ("seconds", rounded(med, 6)),
-                    ("usPerStateAndParams", rounded(med / Double(loops) * 1e6, 2)),
+                    ("repeats", .int(o.repeats)), ("seconds", JSONNode.rounded(med, 6)),
+                    ("usPerStateAndParams", JSONNode.rounded(med / Double(loops) * 1e6, 2)),
                     ("decoded", .int(decoded / max(1, o.repeats * loops))),
-                    ("garbageMiBPerSecond", rounded(64 / skipSeconds, 0)), ("garbageFramesRefused", .int(refused))]
+                    ("garbageMiBPerSecond", JSONNode.rounded(64 / skipSeconds, 0)), ("garbageFramesRefused", .int(refused))]
         },
     ]
 }

@@ -1,4 +1,5 @@
 import Engine
+import Storage
 
 /// Render scenarios: the post chain alone and a whole frame (one step + render),
 /// both at 1280×720 with every effect on (`configs/bench/all-effects.json`).
@@ -26,7 +27,7 @@ enum RenderBench {
         ("saturationContrast", { $0[.saturation] = 1; $0[.contrast] = 1 }),
     ]
 
-    static func run(_ o: BenchOptions, name: String, step: Bool) throws -> [(String, JSONValue)] {
+    static func run(_ o: BenchOptions, name: String, step: Bool) throws -> [(String, JSONNode)] {
         let setup = try PresetSource.benchSetup("all-effects")
         var p = setup.params
         if let a = o.agents { p[.agents] = Double(a) }
@@ -63,41 +64,41 @@ enum RenderBench {
         }
 
         let (frame, frameCPU, passes) = measure(p)
-        var fields: [(String, JSONValue)] = [
+        var fields: [(String, JSONNode)] = [
             ("agents", .int(sim.agentCount)), ("width", .int(w)), ("height", .int(h)),
             ("threads", .int(renderer.threads)), ("framesPerRepeat", .int(framesPerRepeat)),
             ("repeats", .int(o.repeats)),
-            ("msPerFrame", rounded(frame * 1000, 3)),
-            ("framesPerSecond", rounded(1 / frame, 1)),
-            ("cpuMsPerFrame", rounded(frameCPU * 1000, 3)),
-            ("renderMsPerFrame", rounded(passes.total * 1000, 3)),
+            ("msPerFrame", JSONNode.rounded(frame * 1000, 3)),
+            ("framesPerSecond", JSONNode.rounded(1 / frame, 1)),
+            ("cpuMsPerFrame", JSONNode.rounded(frameCPU * 1000, 3)),
+            ("renderMsPerFrame", JSONNode.rounded(passes.total * 1000, 3)),
             ("passMs", .object([
-                ("headGlow", rounded(passes.headGlow * 1000, 3)),
-                ("maps", rounded(passes.maps * 1000, 3)),
-                ("composite", rounded(passes.composite * 1000, 3)),
-                ("bloom", rounded(passes.bloom * 1000, 3)),
-                ("finish", rounded(passes.finish * 1000, 3)),
+                ("headGlow", JSONNode.rounded(passes.headGlow * 1000, 3)),
+                ("maps", JSONNode.rounded(passes.maps * 1000, 3)),
+                ("composite", JSONNode.rounded(passes.composite * 1000, 3)),
+                ("bloom", JSONNode.rounded(passes.bloom * 1000, 3)),
+                ("finish", JSONNode.rounded(passes.finish * 1000, 3)),
             ])),
         ]
         if step {
-            fields.append(("simMsPerStep", rounded((frame - passes.total) * 1000, 3)))
+            fields.append(("simMsPerStep", JSONNode.rounded((frame - passes.total) * 1000, 3)))
         } else {
             // Marginal cost of each effect: the chain with it minus the chain
             // without it (wall ms, and CPU ms summed over threads, which a busy
             // machine disturbs less).
-            var split: [(String, JSONValue)] = [], splitCPU: [(String, JSONValue)] = []
+            var split: [(String, JSONNode)] = [], splitCPU: [(String, JSONNode)] = []
             for (effect, off) in neutral {
                 var q = p
                 off(&q)
                 let (without, withoutCPU, _) = measure(q)
-                split.append((effect, rounded((frame - without) * 1000, 3)))
-                splitCPU.append((effect, rounded((frameCPU - withoutCPU) * 1000, 3)))
+                split.append((effect, JSONNode.rounded((frame - without) * 1000, 3)))
+                splitCPU.append((effect, JSONNode.rounded((frameCPU - withoutCPU) * 1000, 3)))
             }
             var plain = p
             for (_, off) in neutral { off(&plain) }
             let (base, baseCPU, _) = measure(plain)
-            split.append(("plainComposite", rounded(base * 1000, 3)))
-            splitCPU.append(("plainComposite", rounded(baseCPU * 1000, 3)))
+            split.append(("plainComposite", JSONNode.rounded(base * 1000, 3)))
+            splitCPU.append(("plainComposite", JSONNode.rounded(baseCPU * 1000, 3)))
             fields.append(("effectMs", .object(split)))
             fields.append(("effectCpuMs", .object(splitCPU)))
         }

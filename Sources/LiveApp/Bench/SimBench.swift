@@ -1,5 +1,6 @@
 import Engine
 import Foundation
+import Storage
 
 /// Simulation-only scenarios: blur every step, default look, random spawn.
 enum SimBench {
@@ -28,15 +29,15 @@ enum SimBench {
             }
             let med = median(times)
             let t = sim.timings
-            let per = { (x: Double) in rounded(x / Double(t.steps) * 1000, 3) }
+            let per = { (x: Double) in JSONNode.rounded(x / Double(t.steps) * 1000, 3) }
             return [
                 ("agents", .int(sim.agentCount)), ("width", .int(width)), ("height", .int(height)),
                 ("threads", .int(sim.threads)), ("steps", .int(steps)), ("diffusionEvery", .int(1)),
                 ("warmupSteps", .int(warmup)), ("repeats", .int(o.repeats)),
-                ("seconds", rounded(med, 6)),
+                ("seconds", JSONNode.rounded(med, 6)),
                 ("agentStepsPerSecond", .int(Int(Double(sim.agentCount * steps) / med))),
-                ("msPerStep", rounded(med / Double(steps) * 1000, 3)),
-                ("cpuMsPerStep", rounded(median(cpu) / Double(steps) * 1000, 3)),
+                ("msPerStep", JSONNode.rounded(med / Double(steps) * 1000, 3)),
+                ("cpuMsPerStep", JSONNode.rounded(median(cpu) / Double(steps) * 1000, 3)),
                 ("checksum", .string(String(sim.checksum(), radix: 16))),
                 ("split", .object([("agentsMs", per(t.agentSeconds)), ("diffuseMs", per(t.diffuseSeconds)),
                                    ("sortMs", per(t.sortSeconds))])),

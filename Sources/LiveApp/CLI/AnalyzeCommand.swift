@@ -1,5 +1,6 @@
 import AudioReactive
 import Foundation
+import LiveCore
 import Storage
 import Synchronization
 
@@ -186,14 +187,14 @@ final class FeatureLineWriter {
     func flush() { fflush(nil) }
 
     static func jsonLine(_ f: AudioFeatures) -> String {
-        var sources: [(String, JSONValue)] = []
+        var sources: [(String, JSONNode)] = []
         for id in AudioSourceID.allCases {
             let s = f[id]
-            sources.append((id.rawValue, .object([("level", rounded(Double(s.level), 4)),
-                                                  ("transient", rounded(Double(s.transient), 4)),
-                                                  ("gate", rounded(Double(s.gate), 4))])))
+            sources.append((id.rawValue, .object([("level", JSONNode.rounded(Double(s.level), 4)),
+                                                  ("transient", JSONNode.rounded(Double(s.transient), 4)),
+                                                  ("gate", JSONNode.rounded(Double(s.gate), 4))])))
         }
-        return JSONValue.object([("t", rounded(f.time, 6)), ("sources", .object(sources)), ("onset", .bool(f.onset))]).text
+        return JSONNode.object([("t", JSONNode.rounded(f.time, 6)), ("sources", .object(sources)), ("onset", .bool(f.onset))]).text
     }
 
     static func textLine(_ f: AudioFeatures) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import LiveCore
 
 /// A `physarum` subcommand: parses its own arguments and runs.
 /// Exit codes: 0 success, 1 runtime failure, 2 usage error.
@@ -15,12 +16,6 @@ protocol Subcommand: Sendable {
 
 /// A user error in the command line: printed as one line, exit 2.
 struct UsageError: Error, CustomStringConvertible {
-    let description: String
-    init(_ message: String) { description = message }
-}
-
-/// A runtime failure: printed as one line, exit 1.
-struct RuntimeFailure: Error, CustomStringConvertible {
     let description: String
     init(_ message: String) { description = message }
 }

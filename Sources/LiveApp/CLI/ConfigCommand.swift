@@ -77,12 +77,12 @@ enum ConfigCommand: Subcommand {
         let entries = store.list()
         if json {
             for e in entries {
-                var fields: [(String, JSONValue)] = [
+                var fields: [(String, JSONNode)] = [
                     ("name", .string(e.name)), ("origin", .string(e.origin.rawValue)), ("path", .string(e.url.path)),
                     ("valid", .bool(e.isValid)),
                 ]
                 if let p = e.problem { fields.append(("error", .string(p))) }
-                print(JSONValue.object(fields).text)
+                print(JSONNode.object(fields).text)
             }
             return
         }

@@ -1,4 +1,5 @@
 import Engine
+import Storage
 
 /// `physarum params [--json]`: the parameter registry.
 enum ParamsCommand: Subcommand {
@@ -26,8 +27,8 @@ enum ParamsCommand: Subcommand {
         return 0
     }
 
-    static func jsonArray() -> JSONValue {
-        var items: [JSONValue] = []
+    static func jsonArray() -> JSONNode {
+        var items: [JSONNode] = []
         for s in ParamRegistry.scalars {
             items.append(.object([
                 ("id", .string(s.id)), ("label", .string(s.label)), ("section", .string(s.section.rawValue)),
@@ -38,13 +39,13 @@ enum ParamsCommand: Subcommand {
             ]))
         }
         for o in ParamRegistry.others {
-            var fields: [(String, JSONValue)] = [
+            var fields: [(String, JSONNode)] = [
                 ("id", .string(o.id)), ("label", .string(o.label)), ("section", .string(o.section.rawValue)),
                 ("kind", .string(o.kind.rawValue)), ("min", .null), ("max", .null),
                 ("default", .string(o.defaultValue)), ("integer", .bool(false)), ("respawn", .bool(o.id == "spawn.pattern")),
                 ("scale", .null), ("unit", .string("")), ("modulatable", .bool(false)),
             ]
-            if o.kind == .choice { fields.append(("choices", .array(o.choices.map(JSONValue.string)))) }
+            if o.kind == .choice { fields.append(("choices", .array(o.choices.map(JSONNode.string)))) }
             fields.append(("help", .string(o.help)))
             items.append(.object(fields))
         }

@@ -1,5 +1,7 @@
 import Engine
 import Foundation
+import LiveCore
+import Storage
 
 /// `physarum presets`: the factory preset catalog.
 enum PresetsCommand: Subcommand {
@@ -46,11 +48,11 @@ enum PresetsCommand: Subcommand {
         let catalog = try loadCatalog()
         for p in catalog.presets {
             if json {
-                print(JSONValue.object([
+                print(JSONNode.object([
                     ("id", .string(p.id)), ("name", .string(p.name)),
                     ("blendMode", .string(p.params.blendMode.rawValue)),
                     ("agents", .int(Int(p.params[.agents]))),
-                    ("tags", .array(p.tags.map(JSONValue.string))),
+                    ("tags", .array(p.tags.map(JSONNode.string))),
                 ]).text)
             } else {
                 let id = p.id.padding(toLength: max(22, p.id.count + 1), withPad: " ", startingAt: 0)

@@ -1,6 +1,7 @@
 import AudioReactive
 import Engine
 import Foundation
+import LiveCore
 
 /// `physarum render`: offline frames of a preset as PNGs or a video, optionally
 /// driven by an audio file through an audio config.

@@ -1,4 +1,6 @@
 import AudioReactive
+import LiveCore
+import Storage
 
 /// `physarum sources [--json] [--server ADDRESS]`: the PulseAudio capture sources.
 enum SourcesCommand: Subcommand {
@@ -34,7 +36,7 @@ enum SourcesCommand: Subcommand {
             throw RuntimeFailure(error.description)
         }
         if json {
-            print(JSONValue.array(sources.map { s in
+            print(JSONNode.array(sources.map { s in
                 .object([("name", .string(s.name)), ("description", .string(s.description)),
                          ("monitor", .bool(s.isMonitor)), ("default", .bool(s.isDefault)),
                          ("channels", .int(s.channels)), ("rate", .int(s.sampleRate))])

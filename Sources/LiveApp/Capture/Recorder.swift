@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LiveCore
 import Storage
 import Synchronization
 

@@ -1,6 +1,7 @@
 import Engine
 import AudioReactive
 import Foundation
+import LiveCore
 import Storage
 
 /// Screenshots (P): a PNG of the output into `$XDG_PICTURES_DIR/physarum/`

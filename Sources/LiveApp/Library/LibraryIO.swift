@@ -1,4 +1,5 @@
 import Engine
+import LiveCore
 /// Executes the library's file effects on the I/O worker, off the frame path.
 /// Results come back as app actions through `worker.drainReplies()`: a notice
 /// for a failure, `.library(.importLoaded…)` for an import.

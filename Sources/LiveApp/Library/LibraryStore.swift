@@ -1,6 +1,7 @@
 import AudioReactive
 import Engine
 import Foundation
+import LiveCore
 import Storage
 import Synchronization
 

@@ -1,20 +1,21 @@
 import AudioReactive
 import Engine
 import Foundation
+import LiveCore
 
 /// The audio side of the live loop in one place: capture and analysis
-/// (`AudioLink`, absent in headless tests), the `Modulator`, the audio
-/// panel, and the panel's file/source work (`AudioIO`). The loop calls:
+/// (`AudioLink`, absent in headless tests), the pipeline's `Modulator` (the
+/// config's routes), the audio panel, and the panel's file/source work
+/// (`AudioIO`). The loop calls:
 ///
-///     shell.modulator.process(...)                       // every frame
 ///     for a in shell.drainActions() { apply(a) }         // reloads, source lists
 ///     shell.drawUI(model:) { uiActions.append($0) }      // inside the ImGui frame
 ///
 /// and hands every `.audio` effect to `perform(_:model:)`.
 /// Main thread only.
 final class AudioShell {
-    /// Base parameters + features + routes → effective parameters.
-    var modulator = Modulator()
+    /// The pipeline whose modulator the config's routes drive.
+    let pipeline: FramePipeline
     /// Capture and analysis (nil until `attach`, and in headless tests).
     private(set) var link: AudioLink?
     let io: AudioIO
@@ -23,8 +24,15 @@ final class AudioShell {
     private var applied: AudioTuning?
     private var panelWasVisible = false
 
-    init(io: AudioIO) {
+    init(io: AudioIO, pipeline: FramePipeline) {
         self.io = io
+        self.pipeline = pipeline
+    }
+
+    /// The pipeline's modulator: base parameters + features + routes → effective parameters.
+    var modulator: Modulator {
+        get { pipeline.modulator }
+        set { pipeline.modulator = newValue }
     }
 
     /// Starts using `link` for capture, with the model's config.

@@ -1,4 +1,5 @@
 import Foundation
+import LiveCore
 
 /// Appends text lines to a file from a background queue so the frame path
 /// never touches the disk. A bounded backlog: when the disk is slower than the

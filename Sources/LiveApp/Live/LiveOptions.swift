@@ -1,4 +1,5 @@
 import Foundation
+import LiveCore
 
 /// Options of the live window (`physarum [OPTIONS]`).
 struct LiveOptions: Sendable {

@@ -1,18 +1,19 @@
 import Engine
 import Foundation
+import LiveCore
 
-/// Issue 8's pieces for the frame loop, in one place: the preset library and
-/// its I/O worker, auto-cycle and blackout, screenshots and recording, and
-/// their panels. The loop calls, each frame:
+/// The live-set tools around the picture: the preset library and its I/O
+/// worker, auto-cycle and blackout, screenshots, thumbnails and recording,
+/// and their panels. The loop calls, each frame:
 ///
-///     for a in liveSet.tick(dt:, model:) { apply(a) }        // before rendering
-///     liveSet.finish(&image, time:)                          // after rendering, before upload
+///     for a in liveSet.tick(dt:, model:) { apply(a) }        // before the frame
+///     (the pipeline shows it each frame, as an output)       // the frame, faded
 ///     liveSet.drawUI(model:) { uiActions.append($0) }        // inside the ImGui frame
 ///     for a in liveSet.drainActions() { apply(a) }           // worker replies, recorder notices
 ///
 /// and hands every `.library` / `.capture` effect to `perform(_:)`.
 /// At quit: `shutdown()`. Main thread only.
-final class LiveSet {
+final class LiveSet: FrameOutput {
     let worker: FileWorker<AppAction>
     let libraryIO: LibraryIO
     let recorder: Recorder
@@ -27,6 +28,8 @@ final class LiveSet {
     private let environment: [String: String]
     /// Effects that need the output frame; done in `finish`.
     private var frameEffects: [AppEffect] = []
+    /// Actions from frame work (a notice when the worker is full), applied with `drainActions`.
+    private var frameReplies: [AppAction] = []
     /// Thumbnail textures for the panel, once a GL context exists (`attachGL`).
     private(set) var thumbnails: ThumbnailTextures?
 
@@ -57,21 +60,20 @@ final class LiveSet {
         return cycleOutput.switchTo.map { [.jumpTo($0)] } ?? []
     }
 
-    /// The rendered frame: applies the output brightness (fades, blackout),
-    /// does pending thumbnails/screenshots/recording toggles, and offers the
-    /// frame to the recorder. `time` is the loop's clock in seconds.
-    func finish(_ image: inout RGBAImage, time: Double) -> [AppAction] {
-        image.scaleBrightness(cycleOutput.alpha)
-        var out: [AppAction] = []
+    /// The output brightness of this frame (auto-cycle fade × blackout).
+    var brightness: Double { cycleOutput.alpha }
+
+    /// The finished frame (already faded): does pending thumbnails,
+    /// screenshots and recording toggles, and offers the frame to the recorder.
+    func show(_ frame: FramePipeline.Frame, image: inout RGBAImage) {
         if !frameEffects.isEmpty {
             let effects = frameEffects
             frameEffects.removeAll()
-            for e in effects { out += performWithFrame(e, image) }
+            for e in effects { frameReplies += performWithFrame(e, image) }
         }
         if recorder.isRecording {
-            image.pixels.withUnsafeBytes { recorder.offer($0, width: image.width, height: image.height, time: time) }
+            image.pixels.withUnsafeBytes { recorder.offer($0, width: image.width, height: image.height, time: frame.tick.time) }
         }
-        return out
     }
 
     /// Executes a `.library` or `.capture` effect (others are ignored).
@@ -112,8 +114,12 @@ final class LiveSet {
         panels.draw(model: model, recording: recorder.status, cycle: cycleOutput, dispatch: dispatch)
     }
 
-    /// Replies of finished file work and recorder notices, to apply through the model.
-    func drainActions() -> [AppAction] { worker.drainReplies() + recorder.drainNotices() }
+    /// Replies of finished file work, frame work and recorder notices, to apply through the model.
+    func drainActions() -> [AppAction] {
+        let frame = frameReplies
+        frameReplies.removeAll()
+        return frame + worker.drainReplies() + recorder.drainNotices()
+    }
 
     /// Stops a recording (waiting for the video to be finished) and lets queued saves complete.
     func shutdown() {

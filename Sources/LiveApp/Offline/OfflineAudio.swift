@@ -4,8 +4,8 @@ import Foundation
 
 /// The audio side of an audio-reactive offline render, frame by frame as the
 /// live loop does it: the file's analysis (the config's tuning, the file's own
-/// sample rate) → DESIGN.md's frame rule at `fps` (`FrameFeatureFeed`) → the
-/// config's routes (`Modulator`) → effective parameters for the frame.
+/// sample rate) → DESIGN.md's frame rule at `fps` (`FrameFeatureFeed`) →
+/// the features of each frame, for the pipeline's modulator (the config's routes).
 ///
 /// Deterministic: the same file, config and fps give the same parameters.
 /// Stateful (one pass over the file): use for one render, from one thread.
@@ -16,9 +16,10 @@ final class OfflineAudio {
     let config: AudioConfig
     /// Frames of the render: enough to cover the whole file at `fps`.
     let frameCount: Int
+    /// Frames per second of the render.
+    let fps: Double
     private let analysis: OfflineAnalysis
     private var feed: FrameFeatureFeed
-    private var modulator = Modulator()
 
     /// Opens `path` (libsndfile) and prepares its analysis with `config`.
     /// Throws a one-line message when the file cannot be read or holds no audio.
@@ -30,19 +31,11 @@ final class OfflineAudio {
         frameCount = FrameFeatureFeed.frameCount(samples: source.frames, sampleRate: source.sampleRate, fps: fps)
         analysis = OfflineAnalysis(source: source, settings: config.tuning)
         feed = FrameFeatureFeed(fps: fps)
-        config.configure(&modulator)
+        self.fps = fps
     }
 
     /// The features of the next frame (the frame rule over the file's hops).
     func nextFeatures() throws(AudioSourceError) -> AudioFeatures {
         try feed.next(pulling: analysis.nextHop)
-    }
-
-    /// The effective parameters of the next frame: `base` modulated by the
-    /// config's routes with that frame's features (`base` itself when the
-    /// config's master switch is off).
-    func nextFrame(base: PresetParams) throws(AudioSourceError) -> PresetParams {
-        let f = try nextFeatures()
-        return modulator.process(base: base, features: f)
     }
 }

@@ -1,5 +1,7 @@
+import AudioReactive
 import Engine
 import Foundation
+import LiveCore
 
 /// An offline render: simulate a preset and render its frames, handing each
 /// to a sink; with `audio`, the preset is driven by an audio file through an
@@ -37,25 +39,28 @@ struct OfflineRender {
     var frameCount: Int { audio?.frameCount ?? frames }
 
     /// Runs the render, calling `sink(frameIndex, image)` for every frame and
-    /// `progress(framesDone)` after each.
+    /// `progress(framesDone)` after each. The frames come out of the live
+    /// window's pipeline, driven by the offline clock (frame N at N ÷ fps)
+    /// and the audio file's features (`OfflineAudio`), or by silence with
+    /// modulation off when there is no audio.
     func run(progress: (Int) -> Void = { _ in }, sink: (Int, RGBAImage) throws -> Void) throws {
         let base = params
-        let sim = Simulation(width: fieldWidth ?? width, height: fieldHeight ?? height, params: base, seed: seed, threads: threads)
-        let renderer = Renderer(width: width, height: height, threads: threads)
-        var image = RGBAImage(width: width, height: height)
-        var credit = StepCredit()
-        if warmup > 0 { sim.step(base, count: warmup) }
-        for i in 0..<frameCount {
-            let p: PresetParams
+        let pipeline = FramePipeline(field: (fieldWidth ?? width, fieldHeight ?? height), output: (width, height),
+                                     params: base, seed: seed, threads: threads)
+        pipeline.stepsPerFrame = stepsPerFrame
+        if let audio { audio.config.configure(&pipeline.modulator) } else { pipeline.modulator.enabled = false }
+        pipeline.warmUp(steps: warmup, params: base)
+        var clock = OfflineClock(fps: audio?.fps ?? 60, count: frameCount)
+        while let tick = clock.next() {
+            let features: AudioFeatures
             do {
-                p = try audio?.nextFrame(base: base) ?? base
+                features = try audio?.nextFeatures() ?? .silent
             } catch {
                 throw RuntimeFailure(error.description)
             }
-            sim.step(p, count: credit.steps(speed: stepsPerFrame ?? p[.simSpeed]))
-            renderer.render(sim: sim, params: p, into: &image)
-            try sink(i, image)
-            progress(i + 1)
+            pipeline.run(.init(base: base, features: features), tick: tick)
+            try sink(tick.index, pipeline.image)
+            progress(tick.index + 1)
         }
     }
 }

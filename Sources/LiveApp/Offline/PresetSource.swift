@@ -1,5 +1,6 @@
 import Engine
 import Foundation
+import LiveCore
 import Storage
 
 /// Resolves a `--preset` argument: a factory preset's id or name, or a path to

@@ -1,5 +1,6 @@
 import Engine
 import Foundation
+import LiveCore
 
 /// Where offline frames go: numbered PNGs in a folder, one PNG file, or a
 /// video through ffmpeg.

@@ -1,5 +1,6 @@
 import Engine
 import Foundation
+import LiveCore
 
 /// Encodes frames to a video by piping raw RGBA frames into `ffmpeg`
 /// (`-f rawvideo -pix_fmt rgba` in, H.264 `yuv420p` out), optionally muxing

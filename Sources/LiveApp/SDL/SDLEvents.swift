@@ -1,5 +1,6 @@
 import CSDL2
 import ImGuiShim
+import LiveCore
 
 /// What the frame loop learns from SDL's event queue in one poll.
 struct PolledInput {

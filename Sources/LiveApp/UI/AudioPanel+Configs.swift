@@ -1,6 +1,7 @@
 import AudioReactive
 import Foundation
 import ImGuiShim
+import LiveCore
 
 /// The saved-configs section of the audio panel and its yes/no question.
 /// Rect keys: "config:<file name>" rows, "configName", "apply", "save",

@@ -1,6 +1,7 @@
 import AudioReactive
 import Engine
 import ImGuiShim
+import LiveCore
 
 /// The route editor of the audio panel. Rect keys: "addRoute",
 /// "defaultWiring", "routesUndo", "routesRedo", and per route i

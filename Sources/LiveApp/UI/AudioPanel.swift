@@ -1,6 +1,7 @@
 import AudioReactive
 import Foundation
 import ImGuiShim
+import LiveCore
 
 /// The audio panel: capture source and health, live spectrum and band meters,
 /// the controls and tuning (each with a help marker), the route editor

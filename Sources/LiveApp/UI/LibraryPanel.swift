@@ -1,5 +1,6 @@
 import Engine
 import ImGuiShim
+import LiveCore
 
 /// The preset library panel: search, the 24 user slots and the factory
 /// presets (click a row to load it and select it), actions on the selected

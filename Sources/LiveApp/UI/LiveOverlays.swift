@@ -1,4 +1,5 @@
 import ImGuiShim
+import LiveCore
 
 extension UI.StyleVar {
     /// ImGuiStyleVar_Alpha (imgui.h 1.86).

@@ -1,4 +1,5 @@
 import ImGuiShim
+import LiveCore
 
 /// The main menu bar: view toggles and the projector output window.
 /// Main thread only.

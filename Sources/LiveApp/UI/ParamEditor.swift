@@ -1,5 +1,6 @@
 import Engine
 import ImGuiShim
+import LiveCore
 
 /// The parameter editor: every registry parameter by section, with help
 /// markers, locks and precise editing (hover-based nudges, typed entry,

@@ -1,4 +1,5 @@
 import ImGuiShim
+import LiveCore
 
 /// Small always-available panels: notices, the stats overlay, the DEMO label.
 /// Main thread only.

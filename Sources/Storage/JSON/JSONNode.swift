@@ -1,3 +1,5 @@
+import Foundation
+
 /// A place in a JSON text: 1-based line and column (columns count Unicode
 /// scalars, as editors do). `line == 0` means "not from a text" (built in code).
 public struct SourcePosition: Sendable, Hashable, Comparable, CustomStringConvertible {
@@ -137,4 +139,18 @@ public struct JSONObject: Sendable, Hashable {
             }
         }
     }
+}
+
+extension JSONNode {
+    /// A whole number.
+    public static func int(_ i: Int) -> JSONNode { JSONNode(.number(Double(i))) }
+    /// A number, or `null` when it is not finite (NaN, ±∞ have no JSON form).
+    public static func double(_ d: Double) -> JSONNode { d.isFinite ? JSONNode(.number(d)) : .null }
+    /// `v` rounded to `digits` decimals (one-line outputs: stats, bench, analyze).
+    public static func rounded(_ v: Double, _ digits: Int) -> JSONNode {
+        let p = pow(10.0, Double(digits))
+        return .double((v * p).rounded() / p)
+    }
+    /// Compact one-line JSON text (`JSONWriter.compact`).
+    public var text: String { JSONWriter.compact(self) }
 }

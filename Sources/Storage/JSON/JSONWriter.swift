@@ -53,7 +53,7 @@ public enum JSONWriter {
         switch v {
         case .null: "null"
         case .bool(let b): b ? "true" : "false"
-        case .number(let d): number(d)
+        case .number(let d): d.isFinite ? number(d) : "null"
         case .string(let s): quote(s)
         case .array, .object: ""
         }

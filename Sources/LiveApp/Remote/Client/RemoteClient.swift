@@ -1,4 +1,5 @@
 import Foundation
+import LiveCore
 import Synchronization
 
 /// The remote's network side: connects to a host, greets it, keeps the

@@ -1,5 +1,6 @@
 import Engine
 import Foundation
+import LiveCore
 
 /// Where a remote editor connects (`physarum remote HOST:PORT`).
 struct RemoteTarget: Sendable {

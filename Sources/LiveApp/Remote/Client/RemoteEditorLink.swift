@@ -1,4 +1,5 @@
 import Engine
+import LiveCore
 
 /// The frame-loop side of a remote editor. Local edits are applied at once
 /// and mirrored to the host; intents (next, previous, playlist, jumps) go to
@@ -6,7 +7,7 @@ import Engine
 /// acknowledged yet stay on top of its state, so sliders never jump back.
 /// While not connected, the editor works on its own. No socket I/O here.
 /// Main thread only.
-final class RemoteEditorLink {
+final class RemoteEditorLink: ActionObserver {
     let client: RemoteClient
     /// The latest state from the host (nil until the first after each greeting).
     private(set) var host: RemoteState?
@@ -61,6 +62,8 @@ final class RemoteEditorLink {
 
     /// Called after the shell applied a local action: mirrors the look's
     /// changes to the host (the client throttles them).
+    func applied(before: PresetParams, after: PresetParams) { mirror(from: before, to: after) }
+
     func mirror(from before: PresetParams, to after: PresetParams) {
         guard synced else { return }
         let changes = ParamAssignment.diff(from: before, to: after)

@@ -1,5 +1,6 @@
 import Engine
 import Foundation
+import LiveCore
 import Storage
 
 /// One step of a remote script (`physarum remote --script FILE`), one JSON

@@ -1,6 +1,7 @@
 import AudioReactive
 import Engine
 import Foundation
+import LiveCore
 
 /// `physarum remote --headless`: the editor's model without a window, driven
 /// by a script (or idle, mirroring the host), with its own state file for

@@ -1,6 +1,8 @@
 import AudioReactive
 import Engine
 import Foundation
+import LiveCore
+import Storage
 
 /// `physarum host --headless`: the live loop without a window — apply remote
 /// actions, auto-cycle (the library's `AutoCycle`: dwell, fade, hold, pinned
@@ -15,7 +17,6 @@ final class HeadlessHost {
     private var model: AppModel
     private var cycle = AutoCycle()
     private var seedCounter: UInt64
-    private var frames = 0
     private var notices: [String] = []
 
     init(options: HostOptions) {
@@ -52,80 +53,45 @@ final class HeadlessHost {
             throw RuntimeFailure("--stats: \(error)")
         }
         for n in notices { printError("physarum host: \(n)") }
-        let threads = options.threads ?? Simulation.defaultThreads
-        let sim = Simulation(width: options.field.width, height: options.field.height, params: model.base,
-                             seed: seedCounter, threads: threads)
-        let out = options.size ?? options.field
-        let renderer = Renderer(width: out.width, height: out.height, threads: threads)
-        var image = RGBAImage(width: out.width, height: out.height)
-        let clock = ContinuousClock()
-        let start = clock.now
-        let period = 1 / options.fps
-        var nextFrame = 0.0
-        var lastTick = 0.0
+        // Audio is not captured here: the modulator is off and the base is shown as is.
+        let pipeline = FramePipeline(field: options.field, output: options.size ?? options.field, params: model.base,
+                                     seed: seedCounter, threads: options.threads ?? Simulation.defaultThreads)
+        pipeline.modulator.enabled = false
+        let dispatcher = ActionDispatcher(model: model, pipeline: pipeline, seed: seedCounter)
+        dispatcher.log = { printError("physarum host: \($0)") }  // window, session and capture effects: nothing to do here
+        var clock = ScheduleClock(fps: options.fps, quitAfter: options.quitAfter) { signals.received }
         var lastStatsSecond = 0
         var lastStateSecond = -1
-        var stepCredit = 0.0
-        let apply: (AppAction) -> Void = { [self] action in
-            for effect in model.handle(action) {
-                switch effect {
-                case .reseed:
-                    seedCounter &+= 1
-                    sim.reset(seed: seedCounter, params: model.base)
-                    renderer.resetHistory()
-                case .logNotice(let text):
-                    printError("physarum host: \(text)")
-                default:
-                    break  // window, session and capture work: nothing to do without a window
-                }
-            }
-        }
-
-        while !signals.received {
-            let now = (clock.now - start).seconds
-            if let q = options.quitAfter, now >= q { break }
-            link.pump(model: { self.model }, apply: apply)
+        while let tick = clock.next() {
+            link.pump(model: { dispatcher.model }, apply: dispatcher.apply)
             // Auto-cycle: a preset switch happens at the black point of a fade.
-            let cycled = cycle.tick(dt: now - lastTick, input: model.cycleInput)
-            if let id = cycled.switchTo { apply(.jumpTo(id)) }
-            lastTick = now
+            let cycled = cycle.tick(dt: tick.dt, input: dispatcher.model.cycleInput)
+            if let id = cycled.switchTo { dispatcher.apply(.jumpTo(id)) }
+            pipeline.run(.init(base: dispatcher.model.base, features: .silent, brightness: cycled.alpha), tick: tick)
+            link.publish(model: dispatcher.model)
 
-            let base = model.base
-            stepCredit += base[.simSpeed]
-            let steps = Int(stepCredit)
-            stepCredit -= Double(steps)
-            sim.step(base, count: steps)
-            renderer.render(sim: sim, params: base, into: &image)
-            image.scaleBrightness(cycled.alpha)
-            frames += 1
-            link.publish(model: model)
-
-            let elapsed = (clock.now - start).seconds
+            let elapsed = clock.elapsed
             let second = Int(elapsed)
             if second > lastStatsSecond {
                 lastStatsSecond = second
-                statsWriter?.append(JSONValue.object([
-                    ("t", rounded(elapsed, 3)), ("frames", .int(frames)), ("remote", .bool(link.remoteConnected)),
+                statsWriter?.append(JSONNode.object([
+                    ("t", JSONNode.rounded(elapsed, 3)), ("frames", .int(pipeline.frameCount)), ("remote", .bool(link.remoteConnected)),
                     ("revision", .int(Int(link.revision))), ("skipped", .int(host.skippedFrames)),
                 ]).text)
             }
             if let path = options.stateFile, second != lastStateSecond {
                 lastStateSecond = second
-                writeState(path, link: link, host: host)
+                writeState(path, model: dispatcher.model, frames: pipeline.frameCount, link: link, host: host)
             }
-            // Pace to the target rate on a fixed schedule: a frame that woke late
-            // is made up by the next ones (up to 3 frames behind; beyond that the
-            // schedule restarts, so a long stall does not cause a burst).
-            nextFrame = max(nextFrame + period, elapsed - 3 * period)
-            let wait = nextFrame - (clock.now - start).seconds
-            if wait > 0 { Thread.sleep(forTimeInterval: wait) }
         }
         statsWriter?.flush()
-        if let path = options.stateFile { writeState(path, link: link, host: host, sync: true) }
+        if let path = options.stateFile {
+            writeState(path, model: dispatcher.model, frames: pipeline.frameCount, link: link, host: host, sync: true)
+        }
         return 0
     }
 
-    private func writeState(_ path: String, link: HostLink, host: RemoteHost, sync: Bool = false) {
+    private func writeState(_ path: String, model: AppModel, frames: Int, link: HostLink, host: RemoteHost, sync: Bool = false) {
         let text = StateDump.text(HostLink.snapshot(model), extra: [
             ("revision", .int(Int(link.revision))),
             ("remote", .object([("connected", .bool(link.remoteConnected)), ("connects", .int(link.connects)),

@@ -1,5 +1,6 @@
 import Engine
 import Foundation
+import LiveCore
 
 /// Options of `physarum host`.
 struct HostOptions: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import LiveCore
 import Synchronization
 
 /// The host's network side: a listening socket and its connections, served by
@@ -8,7 +9,7 @@ import Synchronization
 ///
 /// Thread safety: `drain`, `publish`, `reject`, `stop` and the counters may be
 /// called from any thread; everything else belongs to the network thread.
-final class RemoteHost: @unchecked Sendable {
+final class RemoteHost: HostTransport, @unchecked Sendable {
     /// Per connection: bytes per second read at most (a token bucket), so a
     /// flood costs the machine a bounded amount of work.
     static let readRate = 16.0 * 1024 * 1024

@@ -1,4 +1,5 @@
 import Glibc
+import LiveCore
 
 /// An IPv4 or IPv6 socket address (resolved with getaddrinfo).
 /// A value type; any thread.

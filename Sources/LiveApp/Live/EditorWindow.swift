@@ -1,0 +1,109 @@
+import Engine
+import Foundation
+import LiveCore
+
+/// The live window as the pipeline's last output: the picture goes to the
+/// projector window (if open) as it is, then the panels are drawn over it
+/// in the editor window and both are presented. With a software GL the
+/// panels are blended into the picture on the CPU (cheaper than rasterising
+/// them again); otherwise GL draws them over it. Main thread only.
+final class EditorWindow: FrameOutput {
+    let window: SDLWindow
+    let presenter: GLPresenter
+    let gui: ImGuiLayer
+    /// The output-only (projector) window and its presenter.
+    private(set) var projector: (window: SDLWindow, presenter: GLPresenter)?
+    /// Draws the panels (inside the ImGui frame) and returns their actions.
+    var drawPanels: () -> [AppAction] = { [] }
+    /// `--screenshot FILE --screenshot-at S`: the whole window at that time.
+    var screenshot: (path: String, at: Double)?
+    /// Called once the screenshot was attempted (nil = saved, else the error).
+    var screenshotTaken: (String?) -> Void = { _ in }
+    /// The panels' actions of the last frame (to apply after it).
+    private(set) var panelActions: [AppAction] = []
+    /// Milliseconds of the last frame's parts: upload + present, UI, swap (vsync wait).
+    private(set) var timing = (present: 0.0, ui: 0.0, swap: 0.0)
+    private let clock = ContinuousClock()
+
+    init(window: SDLWindow, presenter: GLPresenter, gui: ImGuiLayer) {
+        self.window = window
+        self.presenter = presenter
+        self.gui = gui
+    }
+
+    func show(_ frame: FramePipeline.Frame, image: inout RGBAImage) {
+        let t0 = clock.now
+        // The projector gets the picture before the panels are blended into
+        // it (GL copies the pixels at upload).
+        if let p = projector {
+            p.window.makeCurrent()
+            image.pixels.withUnsafeBytes { p.presenter.upload(pixels: $0.baseAddress!, width: image.width, height: image.height) }
+            window.makeCurrent()
+        }
+        let t1 = clock.now
+        gui.beginFrame()
+        panelActions = drawPanels()
+        let panelsInImage = gui.endFrame(blendingInto: &image)
+        let t2 = clock.now
+        let drawable = window.drawableSize
+        image.pixels.withUnsafeBytes { presenter.upload(pixels: $0.baseAddress!, width: image.width, height: image.height) }
+        presenter.draw(viewport: (0, 0, drawable.width, drawable.height), drawable: drawable)
+        if !panelsInImage { gui.drawOverPicture() }
+        if let s = screenshot, frame.tick.time >= s.at {
+            screenshot = nil
+            do {
+                try PNGCodec.write(presenter.readBack(width: drawable.width, height: drawable.height), to: s.path)
+                screenshotTaken(nil)
+            } catch {
+                screenshotTaken("\(error)")
+            }
+        }
+        let t3 = clock.now
+        window.swap()
+        if let p = projector {
+            // Same frame, no panels (uploaded above); this window's swap paces the loop.
+            p.window.makeCurrent()
+            let size = p.window.drawableSize
+            p.presenter.draw(viewport: (0, 0, size.width, size.height), drawable: size)
+            p.window.swap()
+            window.makeCurrent()
+        }
+        let t4 = clock.now
+        timing = (((t1 - t0) + (t4 - t2)).milliseconds, (t2 - t1).milliseconds, (t4 - t3).milliseconds)
+    }
+
+    /// Opens the projector window on `display` (0-based), or closes it (nil).
+    /// Returns a notice for the user when something did not go as asked.
+    func setProjector(display: Int?) -> (text: String, level: NoticeLevel)? {
+        projector = nil
+        window.makeCurrent()
+        guard let d = display else {
+            window.setSwapInterval(window.vsync == .timer ? 0 : (window.vsync == .adaptive ? -1 : 1))
+            return nil
+        }
+        var notice: (String, NoticeLevel)?
+        if d >= SDLWindow.displayCount {
+            notice = ("Display \(d + 1) is not connected; the projector window opens on display 1", .warning)
+        }
+        do {
+            let w = try SDLWindow(title: "Physarum Live — output", width: 1280, height: 720,
+                                  display: min(d, SDLWindow.displayCount - 1), fullscreen: true)
+            let p = try GLPresenter()
+            projector = (w, p)
+            // Only the projector waits for vsync; the editor must not halve the rate.
+            window.setSwapInterval(0)
+            window.makeCurrent()
+        } catch {
+            window.makeCurrent()
+            notice = ("The projector window could not open: \(error)", .error)
+        }
+        return notice
+    }
+}
+
+extension Duration {
+    /// The duration in milliseconds.
+    var milliseconds: Double {
+        Double(components.seconds) * 1000 + Double(components.attoseconds) * 1e-15
+    }
+}

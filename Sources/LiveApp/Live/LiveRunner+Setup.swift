@@ -1,0 +1,126 @@
+import AudioReactive
+import Engine
+import Foundation
+import LiveCore
+
+extension LiveRunner {
+    /// Opens the window and GL, builds the pipeline and its outputs, starts
+    /// audio, stats and remote control. False (with one line on stderr) when
+    /// the window cannot work.
+    func open() -> Bool {
+        let session = startup.session
+        let window: SDLWindow
+        let size = options.windowSize ?? (session.windowWidth, session.windowHeight)
+        do {
+            window = try SDLWindow(title: "Physarum Live", width: size.width, height: size.height,
+                                   display: options.display ?? session.display,
+                                   fullscreen: options.fullscreen || session.fullscreen,
+                                   position: options.display == nil && options.windowSize == nil ? session.windowX.flatMap { x in session.windowY.map { (x, $0) } } : nil)
+        } catch {
+            printError("physarum: no display available (\(error)); use `physarum render` for frames without one")
+            return false
+        }
+        let gui: ImGuiLayer
+        do {
+            editorWindow = EditorWindow(window: window, presenter: try GLPresenter(), gui: try ImGuiLayer(window: window, scale: startup.model.uiScale))
+            gui = editorWindow.gui
+        } catch {
+            printError("physarum: OpenGL setup failed: \(error)")
+            return false
+        }
+        if let n = gui.fontNotice { _ = startup.model.handle(.notice(n, .warning)) }
+        liveSet.attachGL()  // library thumbnails as GL textures of the editor window
+        do {
+            statsWriter = try options.stats.map { try LineWriter(path: $0) }
+        } catch {
+            printError("physarum: --stats: \(error)")
+            return false
+        }
+
+        let field = options.field ?? (1280, 720)
+        pipeline = FramePipeline(field: field, output: (16, 16), params: startup.model.base, seed: startup.seed,
+                                 threads: options.threads ?? Simulation.defaultThreads)
+        pipeline.governor.enabled = !options.noGovernor
+        pipeline.add(liveSet)
+        pipeline.add(editorWindow)
+        dispatcher = ActionDispatcher(model: startup.model, pipeline: pipeline, seed: startup.seed)
+        dispatcher.log = { printError("physarum: \($0)") }
+        dispatcher.perform = { [unowned self] in perform($0) }
+        audioShell = AudioShell(io: AudioIO(store: startup.configStore, files: liveSet.worker), pipeline: pipeline)
+        audio = AudioLink(options: options, source: model.audio.source, settings: model.audio.config.tuning)
+        audioShell.attach(audio, model: model)
+        if let path = options.screenshot {
+            editorWindow.screenshot = (path, options.screenshotAt)
+            editorWindow.screenshotTaken = { [unowned self] error in
+                if let error {
+                    printError("physarum: --screenshot: \(error)")
+                    exitCode = 1
+                }
+                running = false
+            }
+        }
+        do {
+            try startRemote()
+        } catch {
+            printError("physarum: \(error)")
+            return false
+        }
+        for n in model.notices.items { printError("physarum: \(n.text)") }
+        if let d = options.outputDisplay { dispatcher.apply(.outputWindow(d)) }
+        if let f = model.audio.file { dispatcher.apply(audioShell.perform(.watch(f), model: model)) }
+        if options.audioPanel { dispatcher.apply(.audio(.togglePanel)) }
+        if options.noUI && model.uiVisible { dispatcher.apply(.toggleUI) }
+        return true
+    }
+
+    /// The shell's part of an effect (the dispatcher does reseeds and notices).
+    func perform(_ effect: AppEffect) -> [AppAction] {
+        switch effect {
+        case .setFullscreen(let on):
+            editorWindow.window.setFullscreen(on)
+        case .setOutputWindow(let d):
+            if let n = editorWindow.setProjector(display: d) { return [.notice(n.text, n.level)] }
+        case .applyUIScale(let s):
+            editorWindow.gui.setScale(s)
+        case .quit:
+            running = false
+        case .library, .capture:
+            return liveSet.perform(effect)
+        case .audio(let e):
+            return audioShell.perform(e, model: model)
+        case .reseed, .logNotice, .sessionChanged:
+            break
+        }
+        return []
+    }
+
+    /// Starts the host's listener or the remote's connection.
+    func startRemote() throws {
+        if let listen = options.listen {
+            let host = try RemoteHostSetup.start(listen: listen, token: options.token)
+            remoteHost = host
+            let link = HostLink(host: host, onDisconnect: options.onDisconnect)
+            // A pushed look fades through black like the auto-cycle does.
+            link.requestFade = { [liveSet] id in liveSet.cycle.request(id) }
+            hostLink = link
+        }
+        if let target = options.remote {
+            let client: RemoteClient
+            do {
+                client = try RemoteClient(target: target.host, token: target.token, push: target.push)
+            } catch {
+                throw RuntimeFailure("remote: \(error)")
+            }
+            let editor = RemoteEditorLink(client: client)
+            remoteEditor = editor
+            dispatcher.observer = editor
+            client.setLook(RemoteEditorLink.look(model))  // before connecting: `--push` sends it
+            client.start()
+        }
+    }
+
+    func stopRemote() {
+        remoteHost?.stop()
+        remoteEditor?.client.stop()
+    }
+}

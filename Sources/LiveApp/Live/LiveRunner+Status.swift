@@ -1,0 +1,111 @@
+import AudioReactive
+import Engine
+import Foundation
+import LiveCore
+import Storage
+
+/// What the live window reports about itself: the panels' status, the
+/// `--stats` lines, the `--state-file` document and the autosaved session.
+extension LiveRunner {
+    /// What the panels show this frame that is not in the model.
+    func panelStatus() -> LivePanelsFrame.Status {
+        let window = editorWindow.window
+        let sim = pipeline.simulation, out = pipeline.outputSize
+        let governor = pipeline.governor
+        return LivePanelsFrame.Status(
+            stats: stats,
+            overlayLines: [
+                "\(sim.agentCount) agents, field \(sim.width)x\(sim.height), output \(out.width)x\(out.height), \(window.vsync.rawValue)",
+                audio.status.label,
+                "governor: " + (governor.enabled ? governor.summary : "off"),
+            ],
+            demo: audio.status == .demo,
+            remote: remoteEditor.map { ($0.statusLine, $0.synced) },
+            displayCount: SDLWindow.displayCount,
+            display: (Float(window.size.width), Float(window.size.height)))
+    }
+
+    /// The session as it is now (window placement, look, locks, audio).
+    func currentSession() -> Session {
+        let window = editorWindow.window
+        var s = startup.session
+        if !window.isFullscreen {
+            let p = window.position, z = window.size
+            s.windowX = p.x; s.windowY = p.y; s.windowWidth = z.width; s.windowHeight = z.height
+        }
+        s.display = window.displayIndex
+        s.fullscreen = window.isFullscreen
+        s.uiScale = model.uiScale
+        s.presetID = model.currentPreset?.id
+        s.params = model.base
+        s.locks = model.locks.sorted()
+        s.audio = model.audio.config.withoutSolo
+        s.audioConfigPath = model.audio.file?.path
+        s.source = model.audio.source
+        return s
+    }
+
+    /// One `--stats` line: frame rate and split, bands, audio, recording, governor.
+    func statsLine(elapsed: Double, frames: Int, features: AudioFeatures) -> String {
+        let m = stats.meanSplit
+        let governor = pipeline.governor
+        let r = JSONNode.rounded
+        let bands: [(String, JSONNode)] = AudioSourceID.allCases.map { ($0.rawValue, r(Double(features[$0].level), 4)) }
+        return JSONNode.object([
+            ("t", r(elapsed, 3)), ("frames", .int(frames)), ("fps", r(stats.fps, 2)),
+            ("frameMs", .object([("p50", r(stats.percentile(50), 3)), ("p99", r(stats.percentile(99), 3))])),
+            ("split", .object([("sim", r(m.sim, 3)), ("render", r(m.render, 3)), ("present", r(m.present, 3)), ("ui", r(m.ui, 3))])),
+            ("bands", .object(bands)), ("onsets", .int(audio.onsetsSeen)), ("droppedAudio", .int(audio.droppedSamples)),
+            ("audio", .string(audio.status.label)), ("source", model.audio.source.map(JSONNode.string) ?? .null),
+            ("captureLatencyMs", audio.captureStatus?.latency.map { r($0 * 1000, 2) } ?? .null),
+            ("preset", model.currentPreset.map { .string($0.id) } ?? .null),
+            ("uiVisible", .bool(model.uiVisible)),
+            ("recording", recordingStats(liveSet.recorder.status)),
+            ("agents", .int(Int(governor.adjust(model.base)[.agents]))),
+            ("governor", .object([("enabled", .bool(governor.enabled)), ("agentFactor", .double(governor.agentFactor)),
+                                  ("resolutionFactor", .double(governor.resolutionFactor)),
+                                  ("effectLevel", .int(governor.effectLevel)), ("summary", .string(governor.summary))])),
+        ]).text
+    }
+
+    /// The current (or last) recording for `--stats`: whether it runs, its
+    /// phase, frames written (seconds of video) and live frames dropped.
+    private func recordingStats(_ r: RecordingStatus) -> JSONNode {
+        .object([("active", .bool(r.isActive)), ("phase", .string("\(r.phase)")),
+                 ("framesWritten", .int(r.framesWritten)), ("seconds", JSONNode.rounded(r.seconds, 2)),
+                 ("dropped", .int(r.dropped))])
+    }
+
+    /// The audio side for `--state-file`: source, config, and the audio
+    /// panel's item rectangles in window pixels (scripts and integration
+    /// tests aim xdotool clicks with them).
+    private func audioState() -> JSONNode {
+        let r = JSONNode.rounded
+        let rects: [(String, JSONNode)] = audioShell.panel.rects.sorted { $0.key < $1.key }.map { k, b in
+            (k, .array([r(Double(b.x0), 1), r(Double(b.y0), 1), r(Double(b.x1), 1), r(Double(b.y1), 1)]))
+        }
+        return .object([
+            ("source", model.audio.source.map(JSONNode.string) ?? .null),
+            ("status", .string(audioShell.link?.status.label ?? "audio off")),
+            ("config", .string(model.audio.config.name)),
+            ("file", model.audio.file.map { .string($0.path) } ?? .null),
+            ("routes", .int(model.audio.config.routes.count)),
+            ("panelVisible", .bool(model.audio.panelVisible)),
+            ("panel", .object(model.audio.panelVisible && model.uiVisible ? rects : [])),
+        ])
+    }
+
+    /// Rewrites the `--state-file` off the frame path (`sync`: waits, for the last one at quit).
+    func writeState(_ path: String, sync: Bool = false) {
+        var extra: [(String, JSONNode)] = []
+        if let h = hostLink {
+            extra = [("revision", .int(Int(h.revision))),
+                     ("remote", .object([("connected", .bool(h.remoteConnected)), ("connects", .int(h.connects))])),
+                     ("listen", .string(remoteHost?.address.description ?? ""))]
+        }
+        let state = remoteEditor?.state(model) ?? HostLink.snapshot(model)
+        if let r = remoteEditor { extra = [("revision", .int(Int(state.revision))), ("connected", .bool(r.synced))] }
+        extra.append(("audio", audioState()))
+        StateDumpWriter.shared.write(StateDump.text(state, extra: extra), to: path, sync: sync)
+    }
+}

@@ -1,0 +1,86 @@
+import AudioReactive
+import Engine
+import Foundation
+import LiveCore
+
+/// What the live window starts with, read before the window opens: the
+/// factory presets and the library, the restored session, the starting
+/// preset and audio config, and every problem found on the way (shown as
+/// notices once the window is up). Reads files; main thread, once.
+struct LiveStartup {
+    var model: AppModel
+    /// The restored session (or a fresh one), the base of later autosaves.
+    var session: Session
+    /// Whether a session file was restored.
+    var restored: Bool
+    let autosaver: SessionAutosaver?
+    let liveSet: LiveSet
+    /// Shipped and user audio configs.
+    let configStore = AudioConfigStore()
+    /// Seed of randomize/mutate and reseeds; the simulation's first seed.
+    let seed: UInt64
+    var notices: [String] = []
+
+    init(options: LiveOptions) {
+        let catalog = PresetCatalog.factory()
+        if let n = catalog.notice { notices.append(n) }
+        for p in catalog.problems { notices.append("Preset skipped: \(p)") }
+        liveSet = LiveSet(factory: catalog.presets)
+        notices += liveSet.startupNotices
+        var saved: Session?
+        if options.noSession {
+            autosaver = nil
+        } else {
+            let url = Session.defaultURL()
+            let (s, notice) = Session.load(from: url)
+            saved = s
+            if let notice { notices.append(notice) }
+            autosaver = SessionAutosaver(url: url)
+        }
+        session = saved ?? Session()
+        restored = saved != nil
+        var start: Preset?
+        if let name = options.preset, name.hasSuffix(".json") {
+            // A preset file (e.g. one exported from the library, or configs/bench/all-effects.json).
+            do { start = try PresetSource.resolve(name) } catch { notices.append("--preset: \(error); starting with the first preset") }
+        } else if let name = options.preset {
+            start = catalog.preset(named: name)
+            if start == nil { notices.append("There is no preset '\(name)'; starting with the first one") }
+        }
+        let library = liveSet.initialLibrary
+        model = AppModel(library: library, start: start ?? saved?.presetID.flatMap { id in
+            catalog.preset(named: id) ?? library.playOrder.first { $0.id == id }
+        })
+        if start == nil, let s = saved, let p = s.params {
+            model.restoreSession(presetID: s.presetID, base: p, locks: Set(s.locks), uiScale: s.uiScale)
+        } else if let s = saved {
+            model.restoreSession(presetID: model.currentPreset?.id, base: model.base, locks: Set(s.locks), uiScale: s.uiScale)
+        }
+        if let a = options.agents { _ = model.handle(.setParam(.agents, Double(a))) }
+        let audio = Self.startingAudioConfig(options: options, session: saved, store: configStore)
+        if let n = audio.notice { notices.append(n) }
+        model.audio = AudioModel(config: audio.config, file: audio.file, source: options.source ?? saved?.source)
+        seed = options.seed ?? UInt64(UInt32(truncatingIfNeeded: Int(Date().timeIntervalSince1970 * 1000)))
+        for n in notices { _ = model.handle(.notice(n, .warning)) }
+    }
+
+    /// The audio config to start with: `--config` (a file, or the name of a
+    /// shipped config), else the session's edit, else the built-in default.
+    static func startingAudioConfig(options: LiveOptions, session: Session?, store: AudioConfigStore)
+        -> (config: AudioConfig, file: URL?, notice: String?) {
+        let fallback = session?.audio ?? .builtInDefault
+        let file = session?.audioConfigPath.map { URL(fileURLWithPath: $0) }
+        guard let arg = options.config else { return (fallback, file, nil) }
+        var url = URL(fileURLWithPath: arg)
+        if !FileManager.default.fileExists(atPath: url.path), let shipped = store.shippedDirectory {
+            let named = shipped.appendingPathComponent(arg.hasSuffix(".json") ? arg : arg + ".json")
+            if FileManager.default.fileExists(atPath: named.path) { url = named }
+        }
+        do {
+            return (try AudioConfig.load(contentsOf: url).config, url, nil)
+        } catch {
+            let first = error.errors.first?.description ?? "\(error)"
+            return (fallback, file, "--config: \(first); using \(session?.audio != nil ? "the last session's config" : "the built-in default")")
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import LiveCore
+
+/// Everything the live window draws over the picture in one frame: the menu
+/// bar, the parameter editor, the audio panel, notices, the live-set panels,
+/// the stats overlay, the DEMO label and the remote line. Panels only read
+/// the model and what `Status` says, and return the actions the user asked
+/// for. Main thread only, inside an ImGui frame.
+struct LivePanelsFrame {
+    /// What the panels show that is not in the model.
+    struct Status {
+        var stats: FrameStats
+        /// Lines under the stats (agents and sizes, audio status, governor).
+        var overlayLines: [String]
+        var demo: Bool
+        /// The remote editor's connection line and whether it is synced.
+        var remote: (line: String, connected: Bool)?
+        var displayCount: Int
+        /// The window's size in UI units.
+        var display: (width: Float, height: Float)
+    }
+
+    var editor = ParamEditor()
+
+    /// Draws the frame's panels; returns the actions they produced.
+    mutating func draw(model: AppModel, status: Status, audio: AudioShell, liveSet: LiveSet) -> [AppAction] {
+        var actions: [AppAction] = []
+        let dispatch: (AppAction) -> Void = { actions.append($0) }
+        if model.uiVisible && !model.live.allHidden {
+            MenuBar.draw(model: model, displayCount: status.displayCount, dispatch: dispatch)
+            editor.draw(model: model, dispatch: dispatch)
+            audio.drawUI(model: model, dispatch: dispatch)
+            StatusPanels.notices(model.notices, displayWidth: status.display.width, dispatch: dispatch)
+        }
+        liveSet.drawUI(model: model, dispatch: dispatch)
+        if model.overlayVisible && !model.live.allHidden {
+            StatusPanels.overlay(stats: status.stats, lines: status.overlayLines, displayHeight: status.display.height)
+        }
+        if status.demo { StatusPanels.demoLabel(displayWidth: status.display.width) }
+        if let r = status.remote {
+            RemoteStatusLabel.draw(r.line, connected: r.connected, displayWidth: status.display.width, displayHeight: status.display.height)
+        }
+        return actions
+    }
+}

@@ -1,0 +1,192 @@
+/// What the auto-cycle reads from the app model each frame (`AppModel.cycleInput`).
+public struct CycleInput: Equatable, Sendable {
+    /// Cycling is on (space toggles it).
+    public var enabled: Bool
+    /// Blackout is on (B): the output fades to black and stays black.
+    public var blackout: Bool
+    /// Every preset id in play order.
+    public var order: [String]
+    /// The ids the cycle may switch to (the pinned ones, or all).
+    public var eligible: Set<String>
+    /// The loaded preset.
+    public var current: String?
+    public var settings: CycleSettings
+}
+
+/// The auto-cycle's answer for one frame.
+public struct CycleOutput: Equatable, Sendable {
+    /// Output brightness 0…1 (cycle fade × blackout); the renderer multiplies the frame by it.
+    public var alpha: Double
+    /// Load this preset now (sent at the black point of a fade).
+    public var switchTo: String?
+    /// Where the cycle is.
+    public var phase: AutoCycle.Phase
+    /// Seconds until the next fade starts; nil when the cycle will not switch.
+    public var untilNext: Double?
+
+    /// A value with these members (defaults as declared).
+    public init(alpha: Double, switchTo: String? = nil, phase: AutoCycle.Phase, untilNext: Double? = nil) {
+        self.alpha = alpha
+        self.switchTo = switchTo
+        self.phase = phase
+        self.untilNext = untilNext
+    }
+}
+
+/// Hands-off cycling through presets — show for `dwell`, fade to black,
+/// switch at the black point, hold, fade in — and the blackout fade.
+/// A pure state machine driven by `tick(dt:input:)`; deterministic for a
+/// given sequence of ticks. A manual preset change restarts the dwell (and
+/// cancels a fade in progress). Owned by the frame loop (main thread).
+public struct AutoCycle: Equatable, Sendable {
+    /// The cycle's phase.
+    public enum Phase: Equatable, Sendable {
+        case showing, fadingOut, holding, fadingIn
+    }
+
+    public private(set) var phase = Phase.showing
+    /// Seconds spent in the current fade or hold.
+    public private(set) var phaseTime = 0.0
+    /// Seconds the current preset has been showing (counts toward the dwell).
+    public private(set) var shown = 0.0
+    /// Cycle fade level 0…1 (linear; the output is eased).
+    public private(set) var level = 1.0
+    /// Blackout fade level 0…1 (linear).
+    public private(set) var blackoutLevel = 1.0
+    /// The preset seen last tick (a different one means someone else switched).
+    private var lastSeen: String?
+    private var started = false
+    /// A switch asked for from outside (a remote's pushed look): fade out now,
+    /// even with cycling off, and switch to it at the black point.
+    public private(set) var requested: String?
+
+    public init() {}
+
+    /// Fades out from wherever the output is and switches to `id` at the black point.
+    public mutating func request(_ id: String) { requested = id }
+
+    /// Advances by `dt` seconds (negative or non-finite counts as 0).
+    public mutating func tick(dt rawDT: Double, input: CycleInput) -> CycleOutput {
+        let dt = rawDT.isFinite ? max(rawDT, 0) : 0
+        let s = input.settings
+        // Blackout fades toward its target at a constant rate.
+        let target = input.blackout ? 0.0 : 1.0
+        let step = s.blackoutFade > 0 ? dt / s.blackoutFade : 1
+        blackoutLevel = target < blackoutLevel ? max(target, blackoutLevel - step) : min(target, blackoutLevel + step)
+
+        if !started {
+            started = true
+            lastSeen = input.current
+        }
+        if input.current != lastSeen {
+            // A manual switch: a fresh dwell; a fade in progress returns.
+            lastSeen = input.current
+            shown = 0
+            requested = nil  // someone switched by hand: that wins
+            if phase == .fadingOut || phase == .holding { beginFadeIn(s) }
+        }
+        var switchTo: String?
+        if !input.enabled {
+            shown = 0
+            if requested == nil, phase == .fadingOut || phase == .holding { beginFadeIn(s) }
+        }
+        if requested != nil, phase == .showing || phase == .fadingIn {
+            // Fade out from the present brightness (no jump).
+            phase = .fadingOut
+            phaseTime = (1 - level) * s.fadeOut
+        }
+        var left = dt
+        while left > 0 {
+            switch phase {
+            case .showing:
+                level = 1
+                guard input.enabled, switchTo == nil, next(input) != nil else {
+                    if input.enabled { shown += left }
+                    left = 0
+                    continue
+                }
+                let need = max(s.dwell - shown, 0)
+                if left < need {
+                    shown += left
+                    left = 0
+                } else {
+                    left -= need
+                    shown = s.dwell
+                    phase = .fadingOut
+                    phaseTime = 0
+                }
+            case .fadingOut:
+                let need = max(s.fadeOut - phaseTime, 0)
+                if left < need {
+                    phaseTime += left
+                    level = 1 - phaseTime / s.fadeOut
+                    left = 0
+                } else {
+                    left -= need
+                    level = 0
+                    // Choose at the black point, so pins changed during the fade count.
+                    switchTo = requested ?? next(input)
+                    requested = nil
+                    if let id = switchTo { lastSeen = id }
+                    phase = .holding
+                    phaseTime = 0
+                }
+            case .holding:
+                level = 0
+                let need = max(s.hold - phaseTime, 0)
+                if left < need {
+                    phaseTime += left
+                    left = 0
+                } else {
+                    left -= need
+                    phase = .fadingIn
+                    phaseTime = 0
+                }
+            case .fadingIn:
+                let need = max(s.fadeIn - phaseTime, 0)
+                if left < need {
+                    phaseTime += left
+                    level = phaseTime / s.fadeIn
+                    left = 0
+                } else {
+                    left -= need
+                    level = 1
+                    phase = .showing
+                    shown = 0
+                }
+            }
+        }
+        if dt == 0, phase == .showing { level = 1 }
+        var until: Double?
+        if input.enabled, phase == .showing, next(input) != nil { until = max(s.dwell - shown, 0) }
+        return CycleOutput(alpha: Self.ease(level) * Self.ease(blackoutLevel), switchTo: switchTo, phase: phase, untilNext: until)
+    }
+
+    /// The eligible preset after the current one in play order (wrapping), other than the current one.
+    public func next(_ input: CycleInput) -> String? {
+        let n = input.order.count
+        guard n > 0 else { return nil }
+        let start = input.current.flatMap { input.order.firstIndex(of: $0) } ?? -1
+        for k in 1...n {
+            let id = input.order[((start + k) % n + n) % n]
+            if id != input.current && input.eligible.contains(id) { return id }
+        }
+        return nil
+    }
+
+    /// Starts fading in from the current level (no jump in brightness).
+    private mutating func beginFadeIn(_ s: CycleSettings) {
+        phase = .fadingIn
+        phaseTime = level * s.fadeIn
+        if s.fadeIn <= 0 {
+            phase = .showing
+            level = 1
+        }
+    }
+
+    /// Smoothstep: fades start and end softly.
+    public static func ease(_ x: Double) -> Double {
+        let t = min(max(x, 0), 1)
+        return t * t * (3 - 2 * t)
+    }
+}

@@ -1,0 +1,59 @@
+/// A key, independent of SDL (the SDL layer translates scancodes).
+public enum Key: Equatable, Sendable {
+    case f1, f3, f11, tab, escape, space, pageUp, pageDown, home, end
+    case left, right, up, down
+    case plus, minus, slash, leftBracket, rightBracket
+    case letter(Character)
+    case digit(Int)
+    case other
+}
+
+/// A key press with its modifiers.
+public struct KeyPress: Equatable, Sendable {
+    public var key: Key
+    public var ctrl = false
+    public var shift = false
+    public var alt = false
+    public var isRepeat = false
+
+    /// A value with these members (defaults as declared).
+    public init(key: Key, ctrl: Bool = false, shift: Bool = false, alt: Bool = false, isRepeat: Bool = false) {
+        self.key = key
+        self.ctrl = ctrl
+        self.shift = shift
+        self.alt = alt
+        self.isRepeat = isRepeat
+    }
+}
+
+/// Keyboard shortcuts → app actions (a pure function; tests call it directly).
+public enum KeyMap {
+    /// The action for a key press, or nil. Randomize/mutate come with seed 0:
+    /// the shell replaces it with a fresh seed. While a text field has focus every
+    /// shortcut is ignored (the keys belong to the text), except F11.
+    public static func action(for k: KeyPress, textFocused: Bool) -> AppAction? {
+        if k.key == .f11 { return .toggleFullscreen }
+        if textFocused { return nil }
+        if k.ctrl {
+            switch k.key {
+            case .letter("z"): return k.shift ? .redo : .undo
+            case .letter("y"): return .redo
+            case .letter("q"): return .quit
+            case .letter("r"): return .randomize(seed: 0)
+            case .plus: return .uiScaleStep(1)
+            case .minus: return .uiScaleStep(-1)
+            default: return nil
+            }
+        }
+        if k.alt { return nil }
+        if let a = liveAction(for: k) { return a }  // KeyMap+Live.swift
+        switch k.key {
+        case .tab: return k.isRepeat ? nil : .toggleUI
+        case .f3: return k.isRepeat ? nil : .toggleOverlay
+        case .letter("m"): return .mutate(amount: 0.1, seed: 0)
+        case .pageDown, .rightBracket: return .next
+        case .pageUp, .leftBracket: return .previous
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import AudioReactive
+import Engine
+
+/// The one frame pipeline of DESIGN.md, shared by the live window, the
+/// headless host and offline renders (`render --audio`):
+///
+///     audio features → modulation (routes) → governor → simulation steps
+///       → render → output brightness → outputs (window, recorder, files…)
+///
+/// Only the drivers differ: each has its own `FrameClock` (display, fixed
+/// schedule, offline frame rule) and its own feature source and outputs.
+/// Base parameters come from the driver (the model); the pipeline never
+/// changes them. Deterministic for a given sequence of inputs (any thread
+/// count): an offline render and a test that feeds the same features get the
+/// same frames. Not thread-safe: one driver thread owns it.
+public final class FramePipeline {
+    /// The simulation (its field size is fixed for the pipeline's life).
+    public let simulation: Simulation
+    /// Base parameters + features + routes → modulated parameters.
+    public var modulator = Modulator()
+    /// Lowers agents, resolution and effects when frames run over budget
+    /// (off unless the driver enables it: offline renders never adapt).
+    public var governor = Governor()
+    /// Steps per frame; nil = the effective sim speed. Fractions carry over.
+    public var stepsPerFrame: Double?
+    /// The last frame's picture.
+    public private(set) var image: RGBAImage
+    /// The last frame's effective parameters (modulated, governed).
+    public private(set) var effective: PresetParams
+    /// Frames run so far.
+    public private(set) var frameCount = 0
+    private var renderer: Renderer
+    private var stepCredit = StepCredit()
+    private var lastSteps = 0
+    private var outputs: [any FrameOutput] = []
+
+    /// A pipeline with a `field` simulation seeded with `seed`, rendering at
+    /// `output` size. The governor starts disabled.
+    public init(field: (width: Int, height: Int), output: (width: Int, height: Int), params: PresetParams,
+                seed: UInt64, threads: Int = Simulation.defaultThreads) {
+        simulation = Simulation(width: field.width, height: field.height, params: params, seed: seed, threads: threads)
+        renderer = Renderer(width: output.width, height: output.height, threads: threads)
+        image = RGBAImage(width: output.width, height: output.height)
+        effective = params
+        governor.enabled = false
+    }
+
+    /// The render size in use.
+    public var outputSize: (width: Int, height: Int) { (renderer.width, renderer.height) }
+    /// Worker threads of the simulation and the renderer.
+    public var threads: Int { simulation.threads }
+    /// The renderer's time per pass of the last frame.
+    public var renderTimings: RenderTimings { renderer.timings }
+
+    /// Adds an output; outputs see every frame in the order they were added.
+    public func add(_ output: any FrameOutput) { outputs.append(output) }
+
+    /// Runs `steps` simulation steps with `params` before the first frame.
+    public func warmUp(steps: Int, params: PresetParams) {
+        if steps > 0 { simulation.step(params, count: steps) }
+    }
+
+    /// Clears the field and respawns the agents (a preset load): the trail
+    /// history of the renderer and the routes' smoothing start again.
+    public func reseed(seed: UInt64, params: PresetParams) {
+        simulation.reset(seed: seed, params: params)
+        renderer.resetHistory()
+        modulator.reset()
+    }
+
+    /// One frame's inputs from the driver.
+    public struct Input {
+        /// The edited look (never changed by the pipeline).
+        public var base: PresetParams
+        /// This frame's audio features (the frame rule's result).
+        public var features: AudioFeatures
+        /// Output brightness 0…1 (auto-cycle fades, blackout).
+        public var brightness = 1.0
+        /// Render size; nil = keep the current one.
+        public var outputSize: (width: Int, height: Int)?
+
+        public init(base: PresetParams, features: AudioFeatures, brightness: Double = 1,
+                    outputSize: (width: Int, height: Int)? = nil) {
+            self.base = base
+            self.features = features
+            self.brightness = brightness
+            self.outputSize = outputSize
+        }
+    }
+
+    /// What one frame did, handed to the outputs.
+    public struct Frame {
+        /// The tick this frame was made for.
+        public var tick: FrameTick
+        /// The effective parameters the frame used.
+        public var params: PresetParams
+        /// Simulation steps taken this frame.
+        public var steps: Int
+    }
+
+    /// Runs one frame: modulation, governor, steps, render, brightness; then
+    /// hands the picture to the outputs. Returns what it did. The picture is
+    /// `image` (valid until the next frame).
+    @discardableResult
+    public func run(_ input: Input, tick: FrameTick) -> Frame {
+        render(input, params: simulate(input))
+        return deliver(tick: tick)
+    }
+
+    /// The simulation half of a frame (for drivers that time it apart from
+    /// the render): modulation → governor → steps. Returns the effective
+    /// parameters; call `render(_:params:)` next.
+    public func simulate(_ input: Input) -> PresetParams {
+        let p = governor.adjust(modulator.process(base: input.base, features: input.features))
+        effective = p
+        lastSteps = stepCredit.steps(speed: stepsPerFrame ?? p[.simSpeed])
+        simulation.step(p, count: lastSteps)
+        return p
+    }
+
+    /// The render half of a frame: the post chain at the input's size, then
+    /// the output brightness.
+    public func render(_ input: Input, params p: PresetParams) {
+        if let size = input.outputSize, size.width != renderer.width || size.height != renderer.height {
+            renderer = Renderer(width: size.width, height: size.height, threads: simulation.threads)
+        }
+        renderer.render(sim: simulation, params: p, into: &image)
+        image.scaleBrightness(input.brightness)
+    }
+
+    /// Hands the current picture to the outputs (after `simulate` + `render`).
+    @discardableResult
+    public func deliver(tick: FrameTick) -> Frame {
+        let frame = Frame(tick: tick, params: effective, steps: lastSteps)
+        frameCount += 1
+        for o in outputs { o.show(frame, image: &image) }
+        return frame
+    }
+}
+
+/// Something that receives every finished frame: the window, the recorder,
+/// thumbnails and screenshots, a PNG or video file. Called on the
+/// pipeline's thread, in the order the outputs were added; must not block
+/// (hand slow work to a queue).
+public protocol FrameOutput: AnyObject {
+    /// The frame `frame` whose picture is `image`. An output may draw into
+    /// the picture for the outputs after it (the window draws its panels
+    /// last); the picture is valid during the call only.
+    func show(_ frame: FramePipeline.Frame, image: inout RGBAImage)
+}

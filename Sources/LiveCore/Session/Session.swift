@@ -1,0 +1,183 @@
+import AudioReactive
+import Engine
+import Foundation
+import Storage
+
+/// What the app remembers between runs: window placement, UI scale, the last
+/// preset, audio config and source, and the live edit itself (parameters,
+/// locks, routes) so unsaved edits survive a crash.
+public struct Session: Equatable, Sendable {
+    public static let formatVersion = 1
+
+    public var windowX: Int?
+    public var windowY: Int?
+    public var windowWidth = 1280
+    public var windowHeight = 720
+    public var display = 0
+    public var fullscreen = false
+    public var uiScale = 1.0
+    public var presetID: String?
+    public var params: PresetParams?
+    public var locks: [String] = []
+    public var audioConfigPath: String?
+    public var audio: AudioConfig?
+    public var source: String?
+
+    /// `$XDG_STATE_HOME/physarum/session.json` (fallback `~/.local/state/physarum/`).
+    public static func defaultURL(environment env: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        UserFolders.app(.state, env).appendingPathComponent("session.json")
+    }
+
+    /// JSON text of the session.
+    public var jsonText: String {
+        var m: [(String, JSONNode)] = [("format", .number(Double(Self.formatVersion)))]
+        var w: [(String, JSONNode)] = []
+        if let windowX, let windowY { w += [("x", .number(Double(windowX))), ("y", .number(Double(windowY)))] }
+        w += [("width", .number(Double(windowWidth))), ("height", .number(Double(windowHeight))),
+              ("display", .number(Double(display))), ("fullscreen", .bool(fullscreen))]
+        m.append(("window", .object(w)))
+        m.append(("uiScale", .number(uiScale)))
+        if let presetID { m.append(("preset", .string(presetID))) }
+        if let params { m.append(("params", params.jsonNode)) }
+        m.append(("locks", .array(locks.map(JSONNode.string))))
+        if let audioConfigPath { m.append(("audioConfigPath", .string(audioConfigPath))) }
+        if let audio { m.append(("audio", audio.jsonNode)) }
+        if let source { m.append(("source", .string(source))) }
+        return JSONWriter.pretty(.object(m))
+    }
+
+    /// Parses a session file strictly. Errors name the file, path and reason.
+    public static func decode(_ data: Data, file: String) throws -> Session {
+        let root: JSONNode
+        do {
+            root = try StrictJSON.parse(data: data, limit: 4 << 20)
+        } catch {
+            throw RuntimeFailure(error.inFile(file).description)
+        }
+        let d = JSONDiagnostics(file: file)
+        var s = Session()
+        guard var r = d.object(root, at: .root) else { throw RuntimeFailure(d.errors.first?.description ?? "\(file): not an object") }
+        if let f = r.int("format", required: true, in: 0...1000), f != formatVersion {
+            d.error("unknown session format \(f) (this build reads \(formatVersion))", at: JSONPath.root.appending("format"), position: root.position)
+        }
+        if var w = r.object("window") {
+            s.windowX = w.int("x", in: -100_000...100_000)
+            s.windowY = w.int("y", in: -100_000...100_000)
+            s.windowWidth = w.int("width", in: 160...16384) ?? s.windowWidth
+            s.windowHeight = w.int("height", in: 120...16384) ?? s.windowHeight
+            s.display = w.int("display", in: 0...64) ?? 0
+            s.fullscreen = w.bool("fullscreen") ?? false
+            _ = w.unknownMembers()
+        }
+        s.uiScale = r.number("uiScale", in: 0.5...3) ?? 1
+        s.presetID = r.string("preset", maxLength: 256)
+        if let p = r.value("params") {
+            s.params = PresetParams(strict: p, path: JSONPath.root.appending("params"), diagnostics: d)
+        }
+        if let locks = r.array("locks", maxCount: 1000) {
+            s.locks = locks.enumerated().compactMap { d.string($1, at: JSONPath.root.appending("locks").appending($0), maxLength: 256) }
+        }
+        s.audioConfigPath = r.string("audioConfigPath", maxLength: 4096)
+        if let a = r.value("audio") {
+            do {
+                s.audio = try AudioConfig.decode(a, file: file).config
+            } catch {
+                for e in error.errors { d.record(e) }
+            }
+        }
+        s.source = r.string("source", maxLength: 1024)
+        _ = r.unknownMembers()
+        if let e = d.errors.first { throw RuntimeFailure(e.description) }
+        return s
+    }
+
+    /// Loads the session at `url`. A missing file gives nil quietly; a broken
+    /// one is moved aside (never overwritten) and reported in `notice`.
+    public static func load(from url: URL) -> (session: Session?, notice: String?) {
+        guard FileManager.default.fileExists(atPath: url.path) else { return (nil, nil) }
+        do {
+            let data = try SafeFile.read(url, limit: 4 << 20)
+            return (try decode(data, file: url.path), nil)
+        } catch {
+            let aside = url.deletingLastPathComponent()
+                .appendingPathComponent("session.broken-\(Int(Date().timeIntervalSince1970)).json")
+            try? FileManager.default.moveItem(at: url, to: aside)
+            return (nil, "Session could not be restored (\(error)); kept as \(aside.lastPathComponent), starting fresh")
+        }
+    }
+
+    /// A value with these members (defaults as declared).
+    public init(windowX: Int? = nil, windowY: Int? = nil, windowWidth: Int = 1280, windowHeight: Int = 720, display: Int = 0, fullscreen: Bool = false, uiScale: Double = 1.0, presetID: String? = nil, params: PresetParams? = nil, locks: [String] = [], audioConfigPath: String? = nil, audio: AudioConfig? = nil, source: String? = nil) {
+        self.windowX = windowX
+        self.windowY = windowY
+        self.windowWidth = windowWidth
+        self.windowHeight = windowHeight
+        self.display = display
+        self.fullscreen = fullscreen
+        self.uiScale = uiScale
+        self.presetID = presetID
+        self.params = params
+        self.locks = locks
+        self.audioConfigPath = audioConfigPath
+        self.audio = audio
+        self.source = source
+    }
+}
+
+/// Saves the session atomically on a background queue, at most every
+/// `interval` seconds and only when it changed. The frame path only hands over
+/// a value.
+///
+/// Thread safety: `offer`/`saveNow` from the main thread; writes on a private queue.
+public final class SessionAutosaver: @unchecked Sendable {
+    public let url: URL
+    public let interval: Double
+    private var lastSaved: Session?
+    private var lastTime = -Double.infinity
+    private let queue = DispatchQueue(label: "physarum.session")
+    private let errorLock = NSLock()
+    private var pendingError: String?
+
+    public init(url: URL, interval: Double = 1) {
+        self.url = url
+        self.interval = interval
+    }
+
+    /// Schedules a save when the session changed and the interval has passed.
+    public func offer(_ s: Session, now: Double) {
+        guard s != lastSaved, now - lastTime >= interval else { return }
+        lastSaved = s
+        lastTime = now
+        write(s)
+    }
+
+    /// Saves now (on quit), waiting for the write.
+    public func saveNow(_ s: Session) {
+        if s != lastSaved { write(s) }
+        lastSaved = s
+        queue.sync {}
+    }
+
+    /// A write error since the last call, if any (to show as a notice).
+    public func takeError() -> String? {
+        errorLock.lock(); defer { errorLock.unlock() }
+        let e = pendingError
+        pendingError = nil
+        return e
+    }
+
+    private func write(_ s: Session) {
+        let text = s.jsonText
+        let url = url
+        queue.async { [self] in
+            do {
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try SafeFile.writeAtomically(Data(text.utf8), to: url)
+            } catch {
+                errorLock.lock()
+                pendingError = "Session autosave failed: \(error)"
+                errorLock.unlock()
+            }
+        }
+    }
+}

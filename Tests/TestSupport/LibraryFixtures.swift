@@ -1,0 +1,65 @@
+import Engine
+import Foundation
+import LiveCore
+
+/// A fresh temporary directory for one library/capture test.
+public struct LibraryTestDir: Sendable {
+    public let path: String
+
+    public init() {
+        var template = Array((NSTemporaryDirectory() + "/physarum-library-test.XXXXXX").utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        path = String(cString: made!)
+    }
+
+    public var url: URL { URL(fileURLWithPath: path, isDirectory: true) }
+    public func file(_ name: String) -> String { path + "/" + name }
+
+    @discardableResult
+    public func write(_ name: String, _ text: String) throws -> String {
+        let p = file(name)
+        try FileManager.default.createDirectory(atPath: (p as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: p))
+        return p
+    }
+
+    public func read(_ name: String) -> Data? { FileManager.default.contents(atPath: file(name)) }
+    public func names(_ sub: String = "") -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: file(sub))) ?? []).sorted() }
+    public func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// Polls `condition` every 2 ms until it holds or `seconds` pass; true when it held.
+public func libraryPoll(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try condition() { return true }
+        usleep(2_000)
+    }
+    return try condition()
+}
+
+/// Four distinct factory presets (ids a…d) for library and cycle tests.
+public let testFactory: [Preset] = {
+    func make(_ id: String, _ name: String, _ tags: [String], exposure: Double) -> Preset {
+        var p = PresetParams()
+        p[.exposure] = exposure
+        return Preset(id: id, name: name, tags: tags, params: p)
+    }
+    return [
+        make("amber-drift", "Amber Drift", ["calm", "warm"], exposure: 0.6),
+        make("blue-storm", "Blue Storm", ["club"], exposure: 0.9),
+        make("cellar", "Cellar", ["dark", "calm"], exposure: 1.1),
+        make("dune", "Dune Café", ["warm"], exposure: 1.3),
+    ]
+}()
+
+extension AppModel {
+    /// Applies actions in order, returning every effect.
+    @discardableResult
+    public mutating func run(_ actions: AppAction...) -> [AppEffect] { actions.flatMap { handle($0) } }
+
+    /// The library effects among `effects`.
+    public static func libraryEffects(_ effects: [AppEffect]) -> [LibraryEffect] {
+        effects.compactMap { if case .library(let e) = $0 { e } else { nil } }
+    }
+}
