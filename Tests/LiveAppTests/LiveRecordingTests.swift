@@ -21,6 +21,9 @@ struct LiveRecordingTests {
         let phase: String
         let framesWritten: Int
         let dropped: Int
+        /// Frames handed to the recorder, and the loop's seconds spent handing them over.
+        let offered: Int
+        let offerSeconds: Double
     }
 
     static func statsLines(_ url: URL) -> [StatsLine] {
@@ -28,9 +31,10 @@ struct LiveRecordingTests {
             guard let t = o["t"] as? Double, let frames = o["frames"] as? Int, let fps = o["fps"] as? Double,
                   let r = o["recording"] as? [String: Any], let active = r["active"] as? Bool,
                   let phase = r["phase"] as? String, let written = r["framesWritten"] as? Int,
-                  let dropped = r["dropped"] as? Int else { return nil }
+                  let dropped = r["dropped"] as? Int, let offered = r["offered"] as? Int,
+                  let offerSeconds = (r["offerSeconds"] as? Double) ?? (r["offerSeconds"] as? Int).map(Double.init) else { return nil }
             return StatsLine(t: t, frames: frames, workFPS: fps, active: active, phase: phase,
-                             framesWritten: written, dropped: dropped)
+                             framesWritten: written, dropped: dropped, offered: offered, offerSeconds: offerSeconds)
         }
     }
 
@@ -55,9 +59,13 @@ struct LiveRecordingTests {
     }
 
     /// Records 5 s with R … R while the live window runs, then checks what a
-    /// VJ would: the picture kept its frame rate, the video plays and lasts as
-    /// long as the recording did, and the dropped frames are reported.
-    @Test func recordingFiveSecondsKeepsTheLiveFrameRateAndGivesAPlayableVideo() throws {
+    /// VJ would: the live loop never waited for the encoder (every frame shown
+    /// was handed over, and handing over took a negligible share of the
+    /// loop's time), the video plays and lasts as long as the recording did,
+    /// and the dropped frames are reported. The frame rates before, during and
+    /// after are printed; comparing them is scripts/live-bench's job (they
+    /// depend on what else the machine runs).
+    @Test func recordingFiveSecondsNeverBlocksTheLiveLoopAndGivesAPlayableVideo() throws {
         // A display of its own: other window tests press keys on the shared one.
         let own = PrivateDisplay()
         let display = try #require(own?.display ?? TestDisplay.display, "Xvfb is needed (scripts/test installs it)")
@@ -125,8 +133,15 @@ struct LiveRecordingTests {
                      withoutRate, Double(before.frames) / before.seconds, Double(after.frames) / max(0.001, after.seconds),
                      duringRate, duringRate / withoutRate, workFPS(lines[2..<firstActive]), workFPS(lines[firstActive...lastActive]),
                      recorded, final.framesWritten, final.dropped))
-        #expect(abs(duringRate / withoutRate - 1) <= 0.10,
-                "live frame rate while recording \(duringRate) vs \(withoutRate) without")
+        // Never waiting for the encoder: every frame shown while recording was
+        // handed over (copied into the ring), and the copies took a small share
+        // of the loop's wall-clock time however busy the machine is.
+        let shownWhileRecording = lines[lastActive].frames - lines[firstActive].frames
+        #expect(final.offered >= shownWhileRecording, "\(final.offered) frames handed over, \(shownWhileRecording) shown while recording")
+        let offerShare = final.offerSeconds / recorded
+        print(String(format: "live recording: %d frames handed over in %.1f ms (%.2f %% of the recording's wall time)",
+                     final.offered, final.offerSeconds * 1000, offerShare * 100))
+        #expect(offerShare <= 0.05, "the loop spent \(offerShare * 100) % of the recording handing frames over")
         // The dropped-frame counter is reported: in the stats and in the saved notice.
         #expect(final.phase == "idle" && !final.active)
         let notice = try #require(app.stderr.split(separator: "\n").first { $0.contains("Recording saved: ") }.map(String.init))

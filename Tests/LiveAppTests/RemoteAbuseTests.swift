@@ -4,8 +4,12 @@ import Synchronization
 import Testing
 
 /// Attacks on a headless host from raw sockets in the test process. During
-/// each, the host must keep rendering (≥ 90 % of the frames of an attack-free
-/// window of the same length just before) and its memory must stay bounded.
+/// each, the host must keep rendering on its schedule: its frame thread
+/// spends almost none of its time on the network (the remote's queue is
+/// drained there; sockets are read only on the network thread), frames keep
+/// coming in every second, and its memory stays bounded. (Frame rates under
+/// attack vs calm depend on what else the machine runs: they are printed
+/// here and measured by scripts/live-bench, not asserted.)
 @Suite(.serialized) struct RemoteAbuseTests {
     /// Length of each measured window.
     static let window = 2.5
@@ -25,13 +29,30 @@ import Testing
     /// The host's clock: the t of its latest stats line.
     static func hostTime(_ host: HostProcess) -> Double { host.frameLog.last?.t ?? 0 }
 
-    /// Runs `attack` for one window after an attack-free window; returns both rates and the peak RSS.
-    static func measure(_ host: HostProcess, _ name: String, attack: () throws -> Void, during: () -> Void = {}) throws
-        -> (calm: Double, attacked: Double, peakKiB: Int) {
+    /// What one attack window showed.
+    struct Window {
+        var calm: Double, attacked: Double, peakKiB: Int
+        /// Share of wall time the host's frame thread spent on the remote's side of the loop.
+        var netShare: Double
+        /// Whether every stats line of the window counted new frames.
+        var framesEverySecond: Bool
+        /// Socket reads the host did outside its network thread (by the end of the window).
+        var readsOffNetworkThread: Int
+    }
+
+    /// The host's cumulative network time on the frame thread at its latest stats line.
+    static func netSeconds(_ host: HostProcess) -> (t: Double, net: Double, offThread: Int)? {
+        guard let o = host.statsLines.last, let t = o["t"] as? Double, let n = o["netSeconds"] as? Double else { return nil }
+        return (t, n, o["readsOffNetworkThread"] as? Int ?? -1)
+    }
+
+    /// Runs `attack` for one window after an attack-free window.
+    static func measure(_ host: HostProcess, _ name: String, attack: () throws -> Void, during: () -> Void = {}) throws -> Window {
         let t0 = hostTime(host)
         _ = poll(seconds: window + 2) { hostTime(host) >= t0 + window }
         let calm = try #require(rate(host, from: t0, to: hostTime(host)), "stats during the calm window")
         let t1 = hostTime(host)
+        let net0 = try #require(netSeconds(host), "stats report the network time")
         try attack()
         var peak = 0
         _ = poll(seconds: window + 2) {
@@ -40,12 +61,20 @@ import Testing
             return hostTime(host) >= t1 + window
         }
         let attacked = try #require(rate(host, from: t1, to: hostTime(host)), "stats during the attack")
-        print("abuse \(name): \(String(format: "%.1f", calm)) fps calm, \(String(format: "%.1f", attacked)) fps attacked, peak RSS \(peak / 1024) MiB")
-        return (calm, attacked, peak)
+        let net1 = try #require(netSeconds(host))
+        let log = host.frameLog.filter { $0.t >= t1 }
+        let steady = zip(log, log.dropFirst()).allSatisfy { $1.frames > $0.frames }
+        let share = (net1.net - net0.net) / max(0.001, net1.t - net0.t)
+        print("abuse \(name): \(String(format: "%.1f", calm)) fps calm, \(String(format: "%.1f", attacked)) fps attacked, "
+              + "frame thread on the network \(String(format: "%.3f", share * 100)) % of the time, peak RSS \(peak / 1024) MiB")
+        return Window(calm: calm, attacked: attacked, peakKiB: peak, netShare: share, framesEverySecond: steady && log.count >= 2,
+                      readsOffNetworkThread: net1.offThread)
     }
 
-    static func check(_ r: (calm: Double, attacked: Double, peakKiB: Int), _ name: String) {
-        #expect(r.attacked >= 0.9 * r.calm, "\(name): \(r.attacked) fps under attack vs \(r.calm) calm")
+    static func check(_ r: Window, _ name: String) {
+        #expect(r.netShare <= 0.05, "\(name): the frame thread spent \(r.netShare * 100) % of its time on the network side")
+        #expect(r.framesEverySecond, "\(name): frames kept coming every second")
+        #expect(r.readsOffNetworkThread == 0, "\(name): no socket was read on the frame thread")
         #expect(r.peakKiB > 0 && r.peakKiB < rssLimitKiB, "\(name): peak RSS \(r.peakKiB) KiB")
     }
 

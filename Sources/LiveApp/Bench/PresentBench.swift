@@ -1,4 +1,3 @@
-import ImGuiShim
 import Engine
 import Foundation
 import LiveCore
@@ -63,7 +62,6 @@ enum PresentBench {
         // The live loop renders a fresh frame each time; here the panels'
         // boxes of the last frame are restored from `image` instead.
         var work = image
-        var boxes = [Int32](repeating: 0, count: 4 * 64)
         let clock = ContinuousClock()
         var split = (ui: 0.0, upload: 0.0, swap: 0.0)
         func frame() {
@@ -71,7 +69,7 @@ enum PresentBench {
             let t0 = clock.now
             var panelsInImage = false
             if let gui {
-                _ = SDLEvents.poll(feedImGui: true)
+                _ = SDLEvents.poll(forward: ImGuiLayer.process)
                 if mode == .busy {
                     frameIndex += 1
                     _ = model.handle(.setParam(.exposure, 0.5 + Double(frameIndex % 120) / 100))
@@ -79,11 +77,10 @@ enum PresentBench {
                 gui.beginFrame()
                 MenuBar.draw(model: model, displayCount: 1) { _ in }
                 editor.draw(model: model) { _ in }
-                let n = min(Int(ig_ui_layer_boxes(&boxes, 64)), 64)
+                let boxes = gui.layerBoxes(max: 64)
                 work.pixels.withUnsafeMutableBytes { out in
                     image.pixels.withUnsafeBytes { src in
-                        for b in 0..<n {
-                            let (x, y, bw, bh) = (Int(boxes[4 * b]), Int(boxes[4 * b + 1]), Int(boxes[4 * b + 2]), Int(boxes[4 * b + 3]))
+                        for (x, y, bw, bh) in boxes {
                             for row in y..<min(y + bh, h) {
                                 let i = (row * w + x) * 4
                                 (out.baseAddress! + i).copyMemory(from: src.baseAddress! + i, byteCount: min(bw, w - x) * 4)
@@ -92,8 +89,8 @@ enum PresentBench {
                     }
                 }
                 panelsInImage = gui.endFrame(blendingInto: &work)
-                uiPixels.redrawn += ig_ui_cache_dirty_pixels()
-                uiPixels.composited += ig_ui_cache_composite_pixels()
+                uiPixels.redrawn += gui.layerPixels.redrawn
+                uiPixels.composited += gui.layerPixels.composited
             }
             let t1 = clock.now
             work.pixels.withUnsafeBytes { presenter.upload(pixels: $0.baseAddress!, width: w, height: h) }
@@ -124,7 +121,7 @@ enum PresentBench {
                 // upload: texture upload, the picture's draw, a GL composite.
                 ("splitMs", .object([("ui", JSONNode.rounded(split.ui * perFrame, 3)), ("upload", JSONNode.rounded(split.upload * perFrame, 3)),
                                      ("swap", JSONNode.rounded(split.swap * perFrame, 3))])),
-                ("uiVertices", .int(gui == nil ? 0 : Int(ig_draw_vertex_count()))),
+                ("uiVertices", .int(gui?.vertexCount ?? 0)),
                 ("uiComposite", .string(gui?.composite.rawValue ?? "none")),
                 // Per frame: pixels the retained layer rasterised again, and blended over the picture.
                 ("uiRedrawnPixels", .int(uiPixels.redrawn / (o.repeats * framesPerRepeat))),

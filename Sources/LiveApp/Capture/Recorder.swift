@@ -18,6 +18,10 @@ struct RecordingStatus: Equatable, Sendable {
     var seconds = 0.0
     /// Live frames that could not be recorded because the encoder was behind.
     var dropped = 0
+    /// Live frames handed to the recorder, and the frame loop's time spent
+    /// handing them over (a copy into the ring; it never waits for the encoder).
+    var offered = 0
+    var offerSeconds = 0.0
 
     /// Whether the on-screen REC indicator should show.
     var isActive: Bool { phase == .starting || phase == .recording }
@@ -38,6 +42,9 @@ private final class RecordingSession: Sendable {
     /// Repeats of the last frame that end the video at the stop (frames due
     /// since the last one the ring took); set by `stop()` before `stopRequested`.
     let tailFrames = Atomic<Int>(0)
+    /// Frames offered and seconds spent in `offer` (written by the frame loop only).
+    let offered = Atomic<Int>(0)
+    let offerNanoseconds = Atomic<Int>(0)
     let info = Mutex<(phase: RecordingStatus.Phase, path: String?)>((.starting, nil))
 
     init(width: Int, height: Int, fps: Double, queueFrames: Int) {
@@ -51,7 +58,8 @@ private final class RecordingSession: Sendable {
         let (phase, path) = info.withLock { $0 }
         let n = written.load(ordering: .relaxed)
         return RecordingStatus(phase: phase, path: path, framesWritten: n, seconds: Double(n) / fps,
-                               dropped: dropped.load(ordering: .relaxed))
+                               dropped: dropped.load(ordering: .relaxed), offered: offered.load(ordering: .relaxed),
+                               offerSeconds: Double(offerNanoseconds.load(ordering: .relaxed)) * 1e-9)
     }
 }
 
@@ -179,6 +187,12 @@ final class Recorder {
         guard s.accepting.load(ordering: .relaxed) else {
             reapFinished()
             return
+        }
+        let began = ContinuousClock.now
+        defer {
+            let d = ContinuousClock.now - began
+            s.offered.add(1, ordering: .relaxed)
+            s.offerNanoseconds.add(Int(d.components.seconds) * 1_000_000_000 + Int(d.components.attoseconds / 1_000_000_000), ordering: .relaxed)
         }
         guard width == s.width, height == s.height, frame.count >= width * height * 4 else {
             stop()

@@ -88,7 +88,7 @@ extension LiveRunner {
             return liveSet.perform(effect)
         case .audio(let e):
             return audioShell.perform(e, model: model)
-        case .reseed, .logNotice, .sessionChanged:
+        case .reseed, .logNotice:
             break
         }
         return []

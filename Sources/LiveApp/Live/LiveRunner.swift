@@ -60,7 +60,7 @@ final class LiveRunner {
     private func frame(_ tick: FrameTick) {
         let t0 = ContinuousClock.now
         let window = editorWindow.window
-        let input = SDLEvents.poll(feedImGui: true)
+        let input = SDLEvents.poll(forward: ImGuiLayer.process)
         if input.quit || input.closedWindows.contains(window.windowID) { running = false }
         if let p = editorWindow.projector, input.closedWindows.contains(p.window.windowID) { dispatcher.apply(.outputWindow(nil)) }
         dispatcher.apply(ShortcutRouter.actions(for: input.keys))

@@ -1,5 +1,4 @@
 import CSDL2
-import ImGuiShim
 import LiveCore
 
 /// What the frame loop learns from SDL's event queue in one poll.
@@ -11,14 +10,15 @@ struct PolledInput {
     var resized = false
 }
 
-/// Polls SDL events on the main thread: every event goes to ImGui first, then
-/// key presses are translated to `KeyPress` values.
+/// Polls SDL events on the main thread: every event goes to `forward` first
+/// (the UI layer: `ImGuiLayer.process`), then key presses are translated to
+/// `KeyPress` values.
 enum SDLEvents {
-    static func poll(feedImGui: Bool) -> PolledInput {
+    static func poll(forward: ((UnsafeRawPointer) -> Void)? = nil) -> PolledInput {
         var out = PolledInput()
         var e = SDL_Event()
         while SDL_PollEvent(&e) != 0 {
-            if feedImGui { _ = withUnsafePointer(to: &e) { ig_process_sdl_event(UnsafeRawPointer($0)) } }
+            if let forward { withUnsafePointer(to: &e) { forward(UnsafeRawPointer($0)) } }
             switch e.type {
             case SDL_QUIT.rawValue:
                 out.quit = true

@@ -42,6 +42,22 @@ final class ImGuiLayer {
 
     func beginFrame() { ig_new_frame_sdl_gl() }
 
+    /// Hands one SDL event (a pointer to an `SDL_Event`) to ImGui's input.
+    static func process(sdlEvent: UnsafeRawPointer) { _ = ig_process_sdl_event(sdlEvent) }
+
+    /// The retained layer's content boxes of the last frame (x, y, w, h each), at most `max`.
+    func layerBoxes(max: Int) -> [(x: Int, y: Int, width: Int, height: Int)] {
+        var raw = [Int32](repeating: 0, count: 4 * max)
+        let n = min(Int(ig_ui_layer_boxes(&raw, Int32(max))), max)
+        return (0..<n).map { (Int(raw[4 * $0]), Int(raw[4 * $0 + 1]), Int(raw[4 * $0 + 2]), Int(raw[4 * $0 + 3])) }
+    }
+
+    /// Last frame: pixels the retained layer rasterised again, and blended over the picture.
+    var layerPixels: (redrawn: Int, composited: Int) { (ig_ui_cache_dirty_pixels(), ig_ui_cache_composite_pixels()) }
+
+    /// Vertices ImGui drew in the last frame.
+    var vertexCount: Int { Int(ig_draw_vertex_count()) }
+
     /// How the panels reach the screen.
     enum Composite: String {
         /// ImGui's OpenGL backend rasterises every panel every frame.

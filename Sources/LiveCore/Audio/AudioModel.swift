@@ -6,8 +6,6 @@ import Foundation
 public struct AudioOutcome: Equatable, Sendable {
     public var effects: [AudioEffect] = []
     public var notices: [LibraryNotice] = []
-    /// The session (edited config, file, source) changed: autosave soon.
-    public var sessionChanged = false
 }
 
 /// The audio panel's state machine: the edited audio config (controls,
@@ -123,11 +121,11 @@ public struct AudioModel: Sendable {
         case .undo:
             guard let c = history.undo(from: config) else { return AudioOutcome() }
             config = c
-            return AudioOutcome(effects: [.configure], sessionChanged: true)
+            return AudioOutcome(effects: [.configure])
         case .redo:
             guard let c = history.redo(from: config) else { return AudioOutcome() }
             config = c
-            return AudioOutcome(effects: [.configure], sessionChanged: true)
+            return AudioOutcome(effects: [.configure])
         default:
             return handleFiles(action)
         }
@@ -186,31 +184,31 @@ public struct AudioModel: Sendable {
             config = c
             saved = c.withoutSolo
             file = url
-            var out = AudioOutcome(effects: [.configure, .watch(url)], sessionChanged: true)
+            var out = AudioOutcome(effects: [.configure, .watch(url)])
             out.notices.append(LibraryNotice(text: "Audio config \"\(c.name)\" in use (\(url.path))", level: .info))
             return out
         case .saved(let c, let url):
             saved = c.withoutSolo
             file = url
             config.name = c.name
-            return AudioOutcome(effects: [.watch(url), .listConfigs], sessionChanged: true)
+            return AudioOutcome(effects: [.watch(url), .listConfigs])
         case .renamed(let from, let to, let name):
             guard file == from else { return AudioOutcome(effects: [.listConfigs]) }
             file = to
             config.name = name
             saved.name = name
-            return AudioOutcome(effects: [.watch(to), .listConfigs], sessionChanged: true)
+            return AudioOutcome(effects: [.watch(to), .listConfigs])
         case .deleted(let url):
             guard file == url else { return AudioOutcome(effects: [.listConfigs]) }
             file = nil
-            return AudioOutcome(effects: [.watch(nil), .listConfigs], sessionChanged: true)
+            return AudioOutcome(effects: [.watch(nil), .listConfigs])
         case .reloaded(let c, let url):
             // Our own save, or a touch without change: nothing to do.
             guard url == file, c.withoutSolo != saved else { return AudioOutcome() }
             history.record(config)
             config = c
             saved = c.withoutSolo
-            var out = AudioOutcome(effects: [.configure], sessionChanged: true)
+            var out = AudioOutcome(effects: [.configure])
             out.notices.append(LibraryNotice(text: "Reloaded \(url.path) (changed on disk)", level: .info))
             return out
         case .refreshSources:
@@ -229,7 +227,7 @@ public struct AudioModel: Sendable {
             return AudioOutcome()
         case .selectSource(let name):
             source = name
-            return AudioOutcome(effects: [.switchSource(name)], sessionChanged: true)
+            return AudioOutcome(effects: [.switchSource(name)])
         case .selectMachineOutput:
             guard !sources.isEmpty else { return waitForSources(action) }
             guard let m = sources.first(where: \.isDefaultSinkMonitor) ?? sources.first(where: \.isMonitor) else {
@@ -258,7 +256,7 @@ public struct AudioModel: Sendable {
         guard c != config else { return AudioOutcome() }
         if dragStart == nil { history.record(config) }
         config = c
-        return AudioOutcome(effects: [.configure], sessionChanged: true)
+        return AudioOutcome(effects: [.configure])
     }
 
     private mutating func editRoute(_ i: Int, _ body: (inout AudioConfig, Int) -> Void) -> AudioOutcome {

@@ -61,8 +61,6 @@ public enum AppAction: Equatable, Sendable {
 public enum AppEffect: Equatable, Sendable {
     /// Clear the field and respawn the agents with the current base parameters.
     case reseed
-    /// The session changed: autosave soon (off the frame path).
-    case sessionChanged
     case setFullscreen(Bool)
     case setOutputWindow(Int?)
     case applyUIScale(Double)

@@ -7,7 +7,6 @@ extension AppModel {
         let out = audio.handle(action)
         var effects = out.effects.map(AppEffect.audio)
         for n in out.notices where notices.post(n.text, n.level) { effects.append(.logNotice(n.text)) }
-        if out.sessionChanged { effects.append(.sessionChanged) }
         return effects
     }
 }

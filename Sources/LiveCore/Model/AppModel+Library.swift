@@ -23,10 +23,7 @@ extension AppModel {
         presets = library.playOrder
         var effects = out.effects.map(AppEffect.library)
         for n in out.notices where notices.post(n.text, n.level) { effects.append(.logNotice(n.text)) }
-        if let id = out.adopt {
-            adoptSavedLook(as: id)
-            effects.append(.sessionChanged)
-        }
+        if let id = out.adopt { adoptSavedLook(as: id) }
         if let id = out.load { effects += handle(.jumpTo(id)) }
         return effects
     }
@@ -48,14 +45,14 @@ extension AppModel {
             return []
         case .toggleLibraryPanel:
             live.libraryPanelVisible.toggle()
-            return [.sessionChanged]
+            return []
         case .setDwell(let s):
             let r = CycleSettings.dwellRange
             live.cycle.dwell = s.isFinite ? min(max(s, r.lowerBound), r.upperBound) : live.cycle.dwell
-            return [.sessionChanged]
+            return []
         case .setPinnedOnly(let on):
             live.cycle.pinnedOnly = on
-            return [.sessionChanged]
+            return []
         case .screenshot:
             return [.capture(.screenshot)]
         case .toggleRecording:

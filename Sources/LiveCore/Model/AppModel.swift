@@ -79,7 +79,7 @@ public struct AppModel: Sendable {
             return change { $0.setColor(c, species: s) }
         case .toggleLock(let id):
             if locks.contains(id) { locks.remove(id) } else { locks.insert(id) }
-            return [.sessionChanged]
+            return []
         case .randomize(let seed):
             let locked = locks
             return change { $0 = LookGenerator.randomized($0, seed: seed, locked: locked) }
@@ -96,9 +96,8 @@ public struct AppModel: Sendable {
             }
             let origin = morphOrigin!.base
             let locked = locks
-            let before = edit.base
             edit.base = LookGenerator.blend(origin, target.params, t: t, locked: locked)
-            return edit.base == before ? [] : [.sessionChanged]
+            return []
         case .resetAll:
             let p = edit.presetParams
             return change { $0 = p }
@@ -121,7 +120,7 @@ public struct AppModel: Sendable {
             return load(presets[j])
         case .togglePlaylist:
             playlistOn.toggle()
-            return [.sessionChanged]
+            return []
         case .toggleUI:
             uiVisible.toggle()
             return []
@@ -134,7 +133,7 @@ public struct AppModel: Sendable {
         case .uiScale(let s):
             let v = min(max(s.isFinite ? s : 1, 0.5), 3)
             uiScale = (v * 20).rounded() / 20
-            return [.applyUIScale(uiScale), .sessionChanged]
+            return [.applyUIScale(uiScale)]
         case .outputWindow(let d):
             outputDisplay = d
             return [.setOutputWindow(d)]
@@ -170,20 +169,20 @@ public struct AppModel: Sendable {
         guard p != edit.base else { return [] }
         if dragStart == nil { history.record(edit) }
         edit.base = p
-        return [.sessionChanged]
+        return []
     }
 
     private mutating func load(_ p: Preset) -> [AppEffect] {
         let new = EditState(presetID: p.id, presetParams: p.params, base: p.params)
         if new != edit { history.record(edit) }
         edit = new
-        return [.reseed, .sessionChanged]
+        return [.reseed]
     }
 
     private mutating func restore(_ s: EditState) -> [AppEffect] {
         let reseed = s.presetID != edit.presetID
         edit = s
-        return reseed ? [.reseed, .sessionChanged] : [.sessionChanged]
+        return reseed ? [.reseed] : []
     }
 
     private mutating func post(_ text: String, _ level: NoticeLevel) -> [AppEffect] {

@@ -61,12 +61,16 @@ struct HostProcess {
     var remoteConnected: Bool { (state?["remote"] as? [String: Any])?["connected"] as? Bool ?? false }
     var connects: Int { (state?["remote"] as? [String: Any])?["connects"] as? Int ?? -1 }
 
+    /// Every stats line so far, parsed.
+    var statsLines: [[String: Any]] {
+        guard let text = try? String(contentsOf: statsFile, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
     /// (t, frames) of every stats line so far.
     var frameLog: [(t: Double, frames: Int)] {
-        guard let text = try? String(contentsOf: statsFile, encoding: .utf8) else { return [] }
-        return text.split(separator: "\n").compactMap { line in
-            guard let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let t = o["t"] as? Double, let f = o["frames"] as? Int else { return nil }
+        statsLines.compactMap { o in
+            guard let t = o["t"] as? Double, let f = o["frames"] as? Int else { return nil }
             return (t, f)
         }
     }

@@ -62,13 +62,24 @@ final class HeadlessHost {
         var clock = ScheduleClock(fps: options.fps, quitAfter: options.quitAfter) { signals.received }
         var lastStatsSecond = 0
         var lastStateSecond = -1
+        // Time on this thread spent in the remote's frame-loop side (draining
+        // the network's queue, applying what came, posting the state), and in
+        // whole frames: the network layer must not take the frame thread's time.
+        var netSeconds = 0.0, frameSeconds = 0.0
+        let timer = ContinuousClock()
         while let tick = clock.next() {
+            let f0 = timer.now
             link.pump(model: { dispatcher.model }, apply: dispatcher.apply)
+            let f1 = timer.now
             // Auto-cycle: a preset switch happens at the black point of a fade.
             let cycled = cycle.tick(dt: tick.dt, input: dispatcher.model.cycleInput)
             if let id = cycled.switchTo { dispatcher.apply(.jumpTo(id)) }
             pipeline.run(.init(base: dispatcher.model.base, features: .silent, brightness: cycled.alpha), tick: tick)
+            let f2 = timer.now
             link.publish(model: dispatcher.model)
+            let f3 = timer.now
+            netSeconds += ((f1 - f0) + (f3 - f2)).milliseconds / 1000
+            frameSeconds += (f3 - f0).milliseconds / 1000
 
             let elapsed = clock.elapsed
             let second = Int(elapsed)
@@ -77,6 +88,8 @@ final class HeadlessHost {
                 statsWriter?.append(JSONNode.object([
                     ("t", JSONNode.rounded(elapsed, 3)), ("frames", .int(pipeline.frameCount)), ("remote", .bool(link.remoteConnected)),
                     ("revision", .int(Int(link.revision))), ("skipped", .int(host.skippedFrames)),
+                    ("netSeconds", JSONNode.rounded(netSeconds, 6)), ("frameSeconds", JSONNode.rounded(frameSeconds, 6)),
+                    ("readsOffNetworkThread", .int(host.readsOffNetworkThread)),
                 ]).text)
             }
             if let path = options.stateFile, second != lastStateSecond {

@@ -33,11 +33,17 @@ final class RemoteHost: HostTransport, @unchecked Sendable {
     var accepted: Int { counters.withLock { $0.accepted } }
     /// Frames skipped (empty, not JSON, invalid, unknown type).
     var skippedFrames: Int { counters.withLock { $0.skipped } }
+    /// Socket reads done on a thread other than the network thread (the
+    /// frame loop must never read a socket): 0 by design, counted to prove it.
+    var readsOffNetworkThread: Int { counters.withLock { $0.readsElsewhere } }
 
     private struct Counters {
         var accepted = 0
         var skipped = 0
+        var readsElsewhere = 0
     }
+    /// The network thread (set when it starts; read only on it).
+    private var networkThread: pthread_t?
 
     private struct Connection {
         let socket: Socket
@@ -141,6 +147,7 @@ final class RemoteHost: HostTransport, @unchecked Sendable {
     // MARK: the network thread
 
     private func run() {
+        networkThread = pthread_self()
         while !stopping.load(ordering: .relaxed) {
             execute(table.tick(now: now))
             sendOutgoing()
@@ -193,6 +200,7 @@ final class RemoteHost: HostTransport, @unchecked Sendable {
 
     private func readFrom(_ id: Int) {
         guard var c = connections[id], c.closeBy == nil else { return }
+        if networkThread.map({ pthread_equal($0, pthread_self()) == 0 }) ?? true { counters.withLock { $0.readsElsewhere += 1 } }
         var budget = c.frameTokens > 0 ? min(Int(c.tokens), 256 * 1024) : 0
         if budget <= 0 {
             // Hung up while over its read budget (a flood): do not spin on the hang-up.
