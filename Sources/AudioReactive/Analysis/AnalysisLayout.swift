@@ -37,10 +37,6 @@ public struct AnalysisLayout: Sendable, Equatable {
     /// The longest window (the length of input history kept).
     public var longestWindow: Int { windows.max() ?? 0 }
 
-    /// How far the centre of `source`'s level window lies behind the newest sample, seconds.
-    public func levelWindowLag(_ source: AudioSourceID) -> Double {
-        Double(windows[levelWindow[source.index]]) / 2 / sampleRate
-    }
 }
 
 /// Which FFT bins and flux groups belong to which source, for one layout and

@@ -87,9 +87,6 @@ public final class LiveAnalysis: @unchecked Sendable {
     /// Hops analysed so far; any thread.
     public var hops: Int { hopCount.load(ordering: .relaxed) }
 
-    /// Hops dropped because the feature consumer fell behind; any thread.
-    public var droppedFeatures: Int { queue.dropped }
-
     private func analyse() {
         var seen = -1
         var buffer = [Float](repeating: 0, count: 4096)

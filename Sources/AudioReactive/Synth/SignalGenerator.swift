@@ -102,9 +102,6 @@ public struct Clicks: SignalGenerator {
         amplitude = AudioReactive.amplitude(dB: dBFS)
     }
 
-    /// Sample index (from the start) of click `n`.
-    public func clickSample(_ n: Int) -> Int { offset + n * period }
-
     /// The next sample.
     public mutating func next() -> Float {
         defer { index += 1 }

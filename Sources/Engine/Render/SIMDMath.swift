@@ -12,7 +12,6 @@ typealias U8x8 = SIMD8<UInt32>
 let magicRound: Float = 12_582_912
 
 @inline(__always) func vmax(_ a: V8, _ b: V8) -> V8 { a.replacing(with: b, where: a .< b) }
-@inline(__always) func vmin(_ a: V8, _ b: V8) -> V8 { a.replacing(with: b, where: b .< a) }
 /// Clamps to 0…1 (NaN becomes 0: both comparisons are false, then the blend keeps 0).
 @inline(__always) func clamp01(_ a: V8) -> V8 {
     let z = V8.zero

@@ -82,7 +82,6 @@ enum ScanCode {
     static let home = Int32(SDL_SCANCODE_HOME.rawValue)
     static let end = Int32(SDL_SCANCODE_END.rawValue)
     static let enter = Int32(SDL_SCANCODE_RETURN.rawValue)
-    static let backspace = Int32(SDL_SCANCODE_BACKSPACE.rawValue)
     static let escape = Int32(SDL_SCANCODE_ESCAPE.rawValue)
     static let a = Int32(SDL_SCANCODE_A.rawValue)
     static let z = Int32(SDL_SCANCODE_Z.rawValue)

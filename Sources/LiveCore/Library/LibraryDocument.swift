@@ -34,9 +34,6 @@ public struct LibraryDocument: Equatable, Sendable {
     /// The id prefix of user presets.
     public static let userPrefix = "user:"
 
-    /// Whether `id` names a user preset (`user:` followed by digits).
-    public static func isUserID(_ id: String) -> Bool { serial(of: id) != nil }
-
     /// N of `user:N`, or nil.
     public static func serial(of id: String) -> Int? {
         guard id.hasPrefix(userPrefix) else { return nil }

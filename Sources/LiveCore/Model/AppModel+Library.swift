@@ -9,12 +9,6 @@ extension AppModel {
         self.library = library
     }
 
-    /// Replaces the library (e.g. after loading it from disk) and the preset list.
-    public mutating func installLibrary(_ lib: LibraryModel) {
-        library = lib
-        presets = lib.playOrder
-    }
-
     /// Applies a library action: the library changes, `presets` follows it,
     /// notices are posted, file work comes back as `.library` effects.
     public mutating func handleLibrary(_ action: LibraryAction) -> [AppEffect] {

@@ -49,8 +49,6 @@ public final class FramePipeline {
     public var outputSize: (width: Int, height: Int) { (renderer.width, renderer.height) }
     /// Worker threads of the simulation and the renderer.
     public var threads: Int { simulation.threads }
-    /// The renderer's time per pass of the last frame.
-    public var renderTimings: RenderTimings { renderer.timings }
 
     /// Adds an output; outputs see every frame in the order they were added.
     public func add(_ output: any FrameOutput) { outputs.append(output) }

@@ -16,9 +16,6 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     /// The top level of a document.
     public static let root = JSONPath()
 
-    /// Whether this is the top level.
-    public var isRoot: Bool { components.isEmpty }
-
     /// This path extended by an object key.
     public func appending(_ key: String) -> JSONPath { JSONPath(components + [.key(key)]) }
     /// This path extended by an array index.
