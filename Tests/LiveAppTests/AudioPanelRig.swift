@@ -10,7 +10,7 @@ import Testing
 /// layer, `AudioShell` (modulator + AudioIO on a real file worker and a real
 /// config store in temporary folders), and a fake source lister. Effects go
 /// through the shell as in the live loop; `switchSource` effects are recorded.
-final class AudioPanelRig {
+final class AudioPanelRig: PanelDriving {
     var model: AppModel
     let shell: AudioShell
     let worker: FileWorker<AppAction>
@@ -62,27 +62,6 @@ final class AudioPanelRig {
     }
 
     func rect(_ name: String) throws -> UI.Rect { try #require(shell.panel.rects[name], "no item \(name) in \(shell.panel.rects.keys.sorted())") }
-
-    func hover(_ ui: HeadlessImGui, _ name: String) throws {
-        ui.moveMouse(to: try rect(name).center)
-        ui.frames(2, draw)
-    }
-
-    func click(_ ui: HeadlessImGui, _ name: String) throws {
-        try hover(ui, name)
-        ui.click(draw)
-        ui.frame(draw)
-    }
-
-    /// Clicks a text field, selects all, types `text`.
-    func type(_ ui: HeadlessImGui, into field: String, _ text: String) throws {
-        try click(ui, field)
-        ui.mods(ctrl: true)
-        ui.tap(ScanCode.a, draw)
-        ui.mods()
-        ui.type(text)
-        ui.frame(draw)
-    }
 
     /// Ctrl+click a slider, type a value, Enter.
     func typeValue(_ ui: HeadlessImGui, into slider: String, _ text: String) throws {

@@ -130,7 +130,7 @@ import Testing
             Issue.record("ffmpeg is not installed (scripts/test installs it)")
             return
         }
-        let dir = try PhysarumProcess.temporaryFolder()
+        let dir = makeTempDir().path
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let loop = try Self.drumLoop(in: dir)
         #expect(loop.onsets.count >= 35)
@@ -147,7 +147,7 @@ import Testing
     }
 
     @Test func sameArgumentsGiveByteIdenticalPNGsForTheWholeFile() throws {
-        let dir = try PhysarumProcess.temporaryFolder()
+        let dir = makeTempDir().path
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let loop = try Self.drumLoop(in: dir, bars: 1, tail: 0.1)
         let args = ["--audio", loop.path, "--config", Self.defaultConfig, "--preset", "neon-veins",
@@ -161,7 +161,7 @@ import Testing
     }
 
     @Test func badAudioArgumentsAreOneLineErrors() throws {
-        let dir = try PhysarumProcess.temporaryFolder()
+        let dir = makeTempDir().path
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let loop = try Self.drumLoop(in: dir, bars: 1, tail: 0.1)
         let broken = dir + "/broken.json"

@@ -27,7 +27,7 @@ import Testing
     @Test(arguments: GoldenImageTests.cases.map(\.0))
     func renderMatchesTheCommittedPNG(name: String) throws {
         let args = try #require(Self.cases.first { $0.0 == name }?.1)
-        let out = try PhysarumProcess.temporaryFolder() + "/" + name
+        let out = makeTempDir().path + "/" + name
         let status = try RenderCommand.run(args + ["--out", out])
         #expect(status == 0)
         let got = try #require(FileManager.default.contents(atPath: out))

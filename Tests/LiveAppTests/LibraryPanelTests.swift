@@ -9,7 +9,7 @@ import Testing
 /// The library panel, key overlay and slot picker in real (headless) ImGui
 /// frames, with the real action layer, library store and I/O worker, and the
 /// auto-cycle ticked as the frame loop does.
-final class LivePanelRig {
+final class LivePanelRig: PanelDriving {
     let shell: LibraryStoreTests.Shell
     var panels = LivePanels()
     var cycle = AutoCycle()
@@ -48,22 +48,6 @@ final class LivePanelRig {
     }
 
     func rect(_ name: String) throws -> UI.Rect { try #require(panels.library.rects[name], "no item \(name)") }
-
-    func click(_ ui: HeadlessImGui, _ name: String) throws {
-        ui.moveMouse(to: try rect(name).center)
-        ui.frame(draw)
-        ui.click(draw)
-    }
-
-    /// Clicks a text field, selects all, types `text`.
-    func type(_ ui: HeadlessImGui, into field: String, _ text: String) throws {
-        try click(ui, field)
-        ui.mods(ctrl: true)
-        ui.tap(ScanCode.a, draw)
-        ui.mods()
-        ui.type(text)
-        ui.frame(draw)
-    }
 }
 
 @Suite(.serialized) struct LibraryPanelTests {

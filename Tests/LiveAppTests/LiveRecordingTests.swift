@@ -24,6 +24,8 @@ struct LiveRecordingTests {
         /// Frames handed to the recorder, and the loop's seconds spent handing them over.
         let offered: Int
         let offerSeconds: Double
+        /// Frames are being taken (between R and R; the encoder may finish later).
+        let taking: Bool
     }
 
     static func statsLines(_ url: URL) -> [StatsLine] {
@@ -32,9 +34,10 @@ struct LiveRecordingTests {
                   let r = o["recording"] as? [String: Any], let active = r["active"] as? Bool,
                   let phase = r["phase"] as? String, let written = r["framesWritten"] as? Int,
                   let dropped = r["dropped"] as? Int, let offered = r["offered"] as? Int,
-                  let offerSeconds = (r["offerSeconds"] as? Double) ?? (r["offerSeconds"] as? Int).map(Double.init) else { return nil }
+                  let offerSeconds = (r["offerSeconds"] as? Double) ?? (r["offerSeconds"] as? Int).map(Double.init),
+                  let taking = r["taking"] as? Bool else { return nil }
             return StatsLine(t: t, frames: frames, workFPS: fps, active: active, phase: phase,
-                             framesWritten: written, dropped: dropped, offered: offered, offerSeconds: offerSeconds)
+                             framesWritten: written, dropped: dropped, offered: offered, offerSeconds: offerSeconds, taking: taking)
         }
     }
 
@@ -44,18 +47,11 @@ struct LiveRecordingTests {
         return (b.frames - a.frames, b.t - a.t)
     }
 
+
+    /// Runs a tool to completion; its stdout.
+    @discardableResult
     static func run(_ tool: String, _ args: [String], env: [String: String] = [:]) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: tool)
-        p.arguments = args
-        p.environment = env
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        try PhysarumProcess.run(tool: tool, args, environment: env).stdout
     }
 
     /// Records 5 s with R … R while the live window runs, then checks what a
@@ -136,7 +132,8 @@ struct LiveRecordingTests {
         // Never waiting for the encoder: every frame shown while recording was
         // handed over (copied into the ring), and the copies took a small share
         // of the loop's wall-clock time however busy the machine is.
-        let shownWhileRecording = lines[lastActive].frames - lines[firstActive].frames
+        let firstTaking = try #require(lines.firstIndex { $0.taking }), lastTaking = try #require(lines.lastIndex { $0.taking })
+        let shownWhileRecording = lines[lastTaking].frames - lines[firstTaking].frames
         #expect(final.offered >= shownWhileRecording, "\(final.offered) frames handed over, \(shownWhileRecording) shown while recording")
         let offerShare = final.offerSeconds / recorded
         print(String(format: "live recording: %d frames handed over in %.1f ms (%.2f %% of the recording's wall time)",

@@ -20,35 +20,38 @@ enum PhysarumProcess {
 
     /// Runs `physarum args…` with extra environment variables and waits for it.
     static func run(_ args: [String], environment extra: [String: String] = [:]) throws -> Result {
+        try run(tool: binary, args, environment: extra)
+    }
+
+    /// Runs any program to completion and collects its exit status and output.
+    /// Output goes through files, not pipes: a pipe's write end can leak into
+    /// other children the tests start and keep a read from ever ending.
+    static func run(tool: String, _ args: [String], environment extra: [String: String] = [:]) throws -> Result {
+        let dir = FileManager.default.temporaryDirectory
+        let outURL = dir.appendingPathComponent("physarum-run-\(UUID().uuidString).out")
+        let errURL = dir.appendingPathComponent("physarum-run-\(UUID().uuidString).err")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: outURL)
+            try? FileManager.default.removeItem(at: errURL)
+        }
+        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: binary)
+        p.executableURL = URL(fileURLWithPath: tool)
         p.arguments = args
         var env = ProcessInfo.processInfo.environment
         for (k, v) in extra { env[k] = v }
         p.environment = env
-        let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err
+        p.standardInput = FileHandle.nullDevice
         try p.run()
-        // Read both pipes to the end before waiting, so a chatty child cannot block.
-        let group = DispatchGroup()
-        nonisolated(unsafe) var errData = Data()
-        group.enter()
-        DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
         p.waitUntilExit()
-        return Result(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
-    }
-
-    /// A new empty temporary folder.
-    static func temporaryFolder() throws -> String {
-        let dir = NSTemporaryDirectory() + "physarum-test-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir
+        try out.close()
+        try err.close()
+        return Result(status: p.terminationStatus,
+                      stdout: String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self),
+                      stderr: String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self))
     }
 }

@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test func sameArgumentsGiveByteIdenticalPNGs() throws {
-        let a = try PhysarumProcess.temporaryFolder(), b = try PhysarumProcess.temporaryFolder()
+        let a = makeTempDir().path, b = makeTempDir().path
         #expect(try RenderCommand.run(Self.small + ["--frames", "3", "--out", a]) == 0)
         #expect(try RenderCommand.run(Self.small + ["--frames", "3", "--threads", "1", "--out", b]) == 0)
         let fa = try Self.files(a), fb = try Self.files(b)
@@ -25,13 +25,13 @@ import Testing
         let img = try PNGCodec.decode([UInt8](fa[2].1))
         #expect(img.width == 96 && img.height == 54)
         // Another seed gives another picture.
-        let c = try PhysarumProcess.temporaryFolder()
+        let c = makeTempDir().path
         #expect(try RenderCommand.run(Self.small + ["--frames", "3", "--seed", "2", "--out", c]) == 0)
         #expect(try Self.files(c)[2].1 != fa[2].1)
     }
 
     @Test func progressGoesToStandardError() throws {
-        let dir = try PhysarumProcess.temporaryFolder()
+        let dir = makeTempDir().path
         let r = try PhysarumProcess.run(["render"] + Self.small + ["--frames", "4", "--out", dir])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("frame 4/4"), "\(r.stderr)")
@@ -40,7 +40,7 @@ import Testing
     }
 
     @Test func usageErrorsExitTwoWithOneLine() throws {
-        let dir = try PhysarumProcess.temporaryFolder()
+        let dir = makeTempDir().path
         for (args, message) in [
             (["render", "--out", dir], "--preset NAME is required"),
             (["render", "--preset", "no-such-look", "--out", dir], "unknown preset 'no-such-look'"),
@@ -60,7 +60,7 @@ import Testing
             Issue.record("ffmpeg is not installed (scripts/test installs it)")
             return
         }
-        let out = try PhysarumProcess.temporaryFolder() + "/clip.mp4"
+        let out = makeTempDir().path + "/clip.mp4"
         let r = try PhysarumProcess.run(["render"] + Self.small + ["--frames", "6", "--out", out])
         #expect(r.status == 0, "\(r.stderr)")
         let probe = Process()
@@ -76,7 +76,7 @@ import Testing
     }
 
     @Test func missingFFmpegIsSaidClearly() throws {
-        let out = try PhysarumProcess.temporaryFolder() + "/clip.mp4"
+        let out = makeTempDir().path + "/clip.mp4"
         let r = try PhysarumProcess.run(["render"] + Self.small + ["--out", out], environment: ["PATH": "/nonexistent"])
         #expect(r.status == 1)
         #expect(r.stderr.contains("ffmpeg is not installed"), "\(r.stderr)")
@@ -95,7 +95,7 @@ import Testing
 
     /// A configs folder holding the given preset files.
     static func configs(_ presets: [String: String]) throws -> String {
-        let root = try PhysarumProcess.temporaryFolder()
+        let root = makeTempDir().path
         try FileManager.default.createDirectory(atPath: root + "/presets", withIntermediateDirectories: true)
         for (name, text) in presets { try text.write(toFile: root + "/presets/" + name, atomically: true, encoding: .utf8) }
         return root
@@ -121,7 +121,7 @@ import Testing
             "b.json": ##"{"format":1,"name":"Beta","tags":[],"params":{"global.agents":20000,"render.blendMode":"paint","render.background":"#f0f0e8"}}"##,
             "c.json": #"{"format":1,"name":"Gamma","tags":[],"params":{"global.agents":20000,"effects.kaleidoscope":3}}"#,
         ])
-        let out = try PhysarumProcess.temporaryFolder() + "/sheet.png"
+        let out = makeTempDir().path + "/sheet.png"
         let r = try PhysarumProcess.run(["presets", "contact-sheet", "--out", out, "--steps", "20", "--tile", "64x36",
                                          "--field", "128x72", "--columns", "2"], environment: ["PHYSARUM_CONFIG_DIR": root])
         #expect(r.status == 0, "\(r.stderr)")

@@ -22,6 +22,9 @@ struct RecordingStatus: Equatable, Sendable {
     /// handing them over (a copy into the ring; it never waits for the encoder).
     var offered = 0
     var offerSeconds = 0.0
+    /// Frames are being taken (from start to the stop; the encoder may still
+    /// be finishing after it, while the phase stays `recording`).
+    var taking = false
 
     /// Whether the on-screen REC indicator should show.
     var isActive: Bool { phase == .starting || phase == .recording }
@@ -59,7 +62,8 @@ private final class RecordingSession: Sendable {
         let n = written.load(ordering: .relaxed)
         return RecordingStatus(phase: phase, path: path, framesWritten: n, seconds: Double(n) / fps,
                                dropped: dropped.load(ordering: .relaxed), offered: offered.load(ordering: .relaxed),
-                               offerSeconds: Double(offerNanoseconds.load(ordering: .relaxed)) * 1e-9)
+                               offerSeconds: Double(offerNanoseconds.load(ordering: .relaxed)) * 1e-9,
+                               taking: accepting.load(ordering: .relaxed))
     }
 }
 

@@ -70,22 +70,10 @@ extension AudioPanel {
 
     /// The yes/no question of a pending delete or replace (a modal popup).
     mutating func confirmation(_ model: AppModel, _ dispatch: (AppAction) -> Void) {
-        let id = "Confirm##audio"
-        guard let q = model.audio.pending else {
-            if id.withCString({ ig_is_popup_open($0) }), id.withCString({ ig_begin_popup_modal($0, nil, UI.WindowFlags.alwaysAutoResize) }) {
-                ig_close_current_popup()
-                ig_end_popup()
-            }
-            return
+        switch ConfirmPopup.draw("Confirm##audio", question: model.audio.pending?.question, rects: &rects) {
+        case .yes: dispatch(.audio(.confirm))
+        case .no: dispatch(.audio(.cancel))
+        case nil: break
         }
-        if !id.withCString({ ig_is_popup_open($0) }) { UI.openPopup(id) }
-        guard id.withCString({ ig_begin_popup_modal($0, nil, UI.WindowFlags.alwaysAutoResize) }) else { return }
-        UI.text(q.question)
-        if UI.button("Yes", width: 90) { dispatch(.audio(.confirm)) }
-        record("yes")
-        UI.sameLine()
-        if UI.button("No", width: 90) || ig_is_key_pressed(ScanCode.escape, false) { dispatch(.audio(.cancel)) }
-        record("no")
-        ig_end_popup()
     }
 }

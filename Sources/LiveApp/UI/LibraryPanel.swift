@@ -229,23 +229,11 @@ struct LibraryPanel {
 
     /// The yes/no question of a pending destructive action (a modal popup).
     private mutating func confirmation(_ lib: LibraryModel, _ dispatch: (AppAction) -> Void) {
-        let id = "Confirm##library"
-        guard let q = lib.pending else {
-            if id.withCString({ ig_is_popup_open($0) }), id.withCString({ ig_begin_popup_modal($0, nil, UI.WindowFlags.alwaysAutoResize) }) {
-                ig_close_current_popup()
-                ig_end_popup()
-            }
-            return
+        switch ConfirmPopup.draw("Confirm##library", question: lib.pending.map { $0.question(lib) }, rects: &rects) {
+        case .yes: dispatch(.library(.confirm))
+        case .no: dispatch(.library(.cancel))
+        case nil: break
         }
-        if !id.withCString({ ig_is_popup_open($0) }) { UI.openPopup(id) }
-        guard id.withCString({ ig_begin_popup_modal($0, nil, UI.WindowFlags.alwaysAutoResize) }) else { return }
-        UI.text(q.question(lib))
-        if UI.button("Yes", width: 90) { dispatch(.library(.confirm)) }
-        rects["yes"] = UI.lastItemRect
-        UI.sameLine()
-        if UI.button("No", width: 90) || ig_is_key_pressed(ScanCode.escape, false) { dispatch(.library(.cancel)) }
-        rects["no"] = UI.lastItemRect
-        ig_end_popup()
     }
 
     /// A button that looks dimmed and does nothing when disabled.

@@ -105,17 +105,9 @@ extension LiveRunner {
             hostLink = link
         }
         if let target = options.remote {
-            let client: RemoteClient
-            do {
-                client = try RemoteClient(target: target.host, token: target.token, push: target.push)
-            } catch {
-                throw RuntimeFailure("remote: \(error)")
-            }
-            let editor = RemoteEditorLink(client: client)
+            let editor = try RemoteEditorLink.connect(to: target, model: model)
             remoteEditor = editor
             dispatcher.observer = editor
-            client.setLook(RemoteEditorLink.look(model))  // before connecting: `--push` sends it
-            client.start()
         }
     }
 

@@ -73,7 +73,8 @@ extension LiveRunner {
     private func recordingStats(_ r: RecordingStatus) -> JSONNode {
         .object([("active", .bool(r.isActive)), ("phase", .string("\(r.phase)")),
                  ("framesWritten", .int(r.framesWritten)), ("seconds", JSONNode.rounded(r.seconds, 2)),
-                 ("dropped", .int(r.dropped)), ("offered", .int(r.offered)), ("offerSeconds", JSONNode.rounded(r.offerSeconds, 6))])
+                 ("dropped", .int(r.dropped)), ("offered", .int(r.offered)), ("offerSeconds", JSONNode.rounded(r.offerSeconds, 6)),
+                 ("taking", .bool(r.taking))])
     }
 
     /// The audio side for `--state-file`: source, config, and the audio

@@ -45,9 +45,9 @@ final class RemoteClient: @unchecked Sendable {
     }
 
     private let shared = Mutex(Shared())
-    private let wake: Wakeup
-    private let stopping = Atomic<Bool>(false)
-    private let finished = DispatchSemaphore(value: 0)
+    private let thread: NetworkThread
+    private var wake: Wakeup { thread.wake }
+    private var readBuffer: UnsafeMutableRawBufferPointer { thread.readBuffer }
     private let clock = ContinuousClock()
     private let origin: ContinuousClock.Instant
     // Network thread only:
@@ -59,33 +59,21 @@ final class RemoteClient: @unchecked Sendable {
     private var lastHeard = 0.0
     private var throttle = ParamThrottle()
     private var stoppedForGood = false
-    private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
 
     init(target: HostPort, token: String?, push: Bool) throws(NetError) {
         self.target = target
         self.token = token
         self.push = push
-        wake = try Wakeup()
+        thread = try NetworkThread()
         origin = clock.now
     }
 
-    deinit { readBuffer.deallocate() }
-
     /// Starts the network thread.
-    func start() {
-        let t = Thread { [self] in
-            run()
-            finished.signal()
-        }
-        t.name = "physarum.remote-client"
-        t.start()
-    }
+    func start() { thread.start(name: "physarum.remote-client") { [self] in run() } }
 
     /// Sends held params, closes the connection and stops the thread (waits up to 2 s).
     func stop() {
-        guard !stopping.exchange(true, ordering: .relaxed) else { return }
-        wake.signal()
-        _ = finished.wait(timeout: .now() + 2)
+        thread.stop()
     }
 
     /// Queues an intent or params for the host (dropped while not connected).
@@ -123,7 +111,7 @@ final class RemoteClient: @unchecked Sendable {
     // MARK: the network thread
 
     private func run() {
-        while !stopping.load(ordering: .relaxed) {
+        while !thread.isStopping {
             let t = now
             var timeout = 0.5
             var entries = [PollSet.Entry(fd: wake.fd, read: true, write: false)]

@@ -23,6 +23,21 @@ final class RemoteEditorLink: ActionObserver {
 
     init(client: RemoteClient) { self.client = client }
 
+    /// Connects to `target` and starts the client with `model`'s look (which
+    /// `--push` sends on connecting). Throws a one-line message when the
+    /// address cannot be used.
+    static func connect(to target: RemoteTarget, model: AppModel) throws -> RemoteEditorLink {
+        let client: RemoteClient
+        do {
+            client = try RemoteClient(target: target.host, token: target.token, push: target.push)
+        } catch {
+            throw RuntimeFailure("remote: \(error)")
+        }
+        client.setLook(look(model))  // before connecting
+        client.start()
+        return RemoteEditorLink(client: client)
+    }
+
     /// Connected and holding the host's state: edits and intents go to the host.
     var synced: Bool { status == .connected && host != nil }
 

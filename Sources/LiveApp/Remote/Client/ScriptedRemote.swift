@@ -28,15 +28,8 @@ final class ScriptedRemote {
     /// SIGTERM/SIGINT, or the host stops us for good (exit 1).
     func run() throws -> Int32 {
         let signals = QuitSignals()
-        let client: RemoteClient
-        do {
-            client = try RemoteClient(target: target.host, token: target.token, push: target.push)
-        } catch {
-            throw RuntimeFailure("\(error)")
-        }
-        let link = RemoteEditorLink(client: client)
-        client.setLook(RemoteEditorLink.look(model))  // before connecting: `--push` sends it
-        client.start()
+        let link = try RemoteEditorLink.connect(to: target, model: model)
+        let client = link.client
         defer { client.stop() }
         let clock = ContinuousClock()
         let start = clock.now

@@ -65,11 +65,11 @@ final class RemoteHost: HostTransport, @unchecked Sendable {
     }
 
     private let listener: Socket
-    private let wake: Wakeup
+    private let thread: NetworkThread
+    private var wake: Wakeup { thread.wake }
+    private var readBuffer: UnsafeMutableRawBufferPointer { thread.readBuffer }
     private let outgoing = Mutex(Outgoing())
     private let counters = Mutex(Counters())
-    private let stopping = Atomic<Bool>(false)
-    private let finished = DispatchSemaphore(value: 0)
     private let clock = ContinuousClock()
     private let origin: ContinuousClock.Instant
     // Network thread only:
@@ -77,7 +77,6 @@ final class RemoteHost: HostTransport, @unchecked Sendable {
     private var connections: [Int: Connection] = [:]
     private var nextID = 1
     private var log = RateLimitedLog(prefix: "physarum: remote control")
-    private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
 
     /// Binds `listen` (host nil = 127.0.0.1). Throws when the address cannot be used.
     /// Bound outside 127.0.0.0/8 and ::1 without a `token`, it makes a random one.
@@ -100,27 +99,16 @@ final class RemoteHost: HostTransport, @unchecked Sendable {
         self.token = required
         generatedToken = token == nil && required != nil
         table = HostTable(policy: HostTable.Policy(token: required))
-        wake = try Wakeup()
+        thread = try NetworkThread()
         origin = clock.now
     }
 
-    deinit { readBuffer.deallocate() }
-
     /// Starts the network thread.
-    func start() {
-        let t = Thread { [self] in
-            run()
-            finished.signal()
-        }
-        t.name = "physarum.remote-host"
-        t.start()
-    }
+    func start() { thread.start(name: "physarum.remote-host") { [self] in run() } }
 
     /// Stops the thread and closes every connection (waits up to 2 s).
     func stop() {
-        guard !stopping.exchange(true, ordering: .relaxed) else { return }
-        wake.signal()
-        _ = finished.wait(timeout: .now() + 2)
+        thread.stop()
     }
 
     /// Events from the network since the last call (frame loop).
@@ -148,7 +136,7 @@ final class RemoteHost: HostTransport, @unchecked Sendable {
 
     private func run() {
         networkThread = pthread_self()
-        while !stopping.load(ordering: .relaxed) {
+        while !thread.isStopping {
             execute(table.tick(now: now))
             sendOutgoing()
             reapClosing()
