@@ -64,9 +64,9 @@ import Testing
         }
         let big = try f.big("session-big.json"), pipe = try f.fifo("session-pipe.json")
         for path in [big, pipe] {
-            let (s, notice) = Session.load(from: URL(fileURLWithPath: path))
-            #expect(s == nil)
-            #expect(notice?.contains(path) == true, "the notice names the file: \(notice ?? "none")")
+            let r = Session.load(from: URL(fileURLWithPath: path))
+            #expect(r.session == nil)
+            #expect(r.notice?.contains(path) == true, "the notice names the file: \(r.notice ?? "none")")
         }
     }
 
@@ -84,6 +84,8 @@ import Testing
             (["analyze", "--file", pipeWAV], "\(pipeWAV)': not a regular file"),
             (["config", "validate", bigJSON], "\(bigJSON): file is 5368709120 bytes, over the limit"),
             (["config", "validate", pipeJSON], "\(pipeJSON): not a regular file"),
+            // A whole-file problem reads FILE: reason, like the size limit.
+            (["config", "validate", f.dir.path], "\(f.dir.path): not a regular file"),
         ]
         _ = bigWAV
         for (args, expected) in runs {

@@ -28,6 +28,24 @@ import Testing
         HostLink(host: try RemoteHost(listen: HostPort(host: "127.0.0.1", port: 0), token: nil), onDisconnect: policy)
     }
 
+    @Test func aPushedOrSentAgentCountOverTheHostsCapIsCappedWithANotice() throws {
+        let link = HostLink(host: try RemoteHost(listen: HostPort(host: "127.0.0.1", port: 0), token: nil), onDisconnect: .cycle,
+                            maxAgents: 200_000)
+        let shell = Shell()
+        var pushed = shell.model.base
+        pushed[.agents] = 8_000_000
+        (link.host as! RemoteHost).inbox.post(.connected(connection: 1, push: RemoteState(presetID: nil, params: pushed, playlist: false)))
+        link.pump(model: { shell.model }) { shell.apply($0) }
+        #expect(shell.model.base[.agents] == 200_000, "the pushed 8M agents are capped")
+        #expect(shell.model.notices.items.contains { $0.text.contains("8000000 agents") && $0.text.contains("at most 200000") })
+        (link.host as! RemoteHost).inbox.post(.params(seq: 1, [.scalar(.agents, 5_000_000), .scalar(.exposure, 1.7)]))
+        link.pump(model: { shell.model }) { shell.apply($0) }
+        #expect(shell.model.base[.agents] == 200_000 && shell.model.base[.exposure] == 1.7, "a sent count too; the rest applies")
+        (link.host as! RemoteHost).inbox.post(.params(seq: 2, [.scalar(.agents, 150_000)]))
+        link.pump(model: { shell.model }) { shell.apply($0) }
+        #expect(shell.model.base[.agents] == 150_000, "under the cap: as sent")
+    }
+
     @Test func aPushedStateLoadsThePresetThenReappliesItsParams() throws {
         let link = try Self.link()
         let shell = Shell()

@@ -69,21 +69,90 @@ import Testing
         #expect(t.received(1, .message(.intent(seq: 9, .next)), now: 2.6).isEmpty, "the old one is not heard any more")
     }
 
-    @Test func pendingConnectionsAreCapped() {
+    @Test func pendingConnectionsAreCappedPerAddressAndTheOldestMakesRoom() {
         var t = HostTable(policy: .init(token: nil))
-        for id in 1...16 { #expect(t.opened(id, now: 0).isEmpty) }
-        let d = t.opened(17, now: 0)
-        #expect(Self.errors(d, to: 17) == ["busy"] && Self.closes(d) == [17])
-        _ = t.received(1, Self.hello(nil), now: 0.1)
-        #expect(t.opened(18, now: 0.2).isEmpty, "a place freed up")
+        let perAddress = RemoteProtocol.maxPendingPerAddress
+        for id in 1...perAddress { #expect(t.opened(id, from: "10.0.0.1", now: Double(id) * 0.01).isEmpty) }
+        let d = t.opened(100, from: "10.0.0.1", now: 1)
+        #expect(Self.errors(d, to: 1) == ["busy"] && Self.closes(d) == [1], "the longest waiting of that address makes room")
+        #expect(t.pending.count == perAddress && t.pending[100] != nil, "the newcomer waits")
+        // Another address is not touched by that address's crowd.
+        #expect(t.opened(200, from: "10.0.0.2", now: 1.1).isEmpty)
+        let ok = t.received(100, Self.hello(nil), now: 1.2)
+        #expect(ok.contains(.authenticated(100)), "the newcomer's hello is heard")
+        #expect(t.opened(101, from: "10.0.0.1", now: 1.3).isEmpty, "a place freed up")
+    }
+
+    @Test func aFullHostMakesRoomFromTheFullestAddressNeverFromTheRemote() {
+        var t = HostTable(policy: .init(token: nil, maxPending: 8, maxPendingPerAddress: 6))
+        _ = t.opened(1, from: "remote", now: 0)
+        _ = t.received(1, Self.hello(nil), now: 0)
+        for id in 2...7 { _ = t.opened(id, from: "crowd", now: Double(id)) }
+        _ = t.opened(8, from: "other", now: 10)
+        _ = t.opened(9, from: "other", now: 11)
+        let d = t.opened(10, from: "third", now: 12)
+        #expect(Self.closes(d) == [2], "the oldest of the fullest address goes: \(d)")
+        #expect(t.active?.id == 1, "the remote is not waiting for anything and stays")
+        #expect(Set(t.pending.keys) == [3, 4, 5, 6, 7, 8, 9, 10])
+    }
+
+    @Test func repeatedWrongTokensFromOneAddressAreCheckedOneAtATimeWithGrowingDelays() {
+        var t = HostTable(policy: .init(token: Self.token))
+        let wrong = Self.hello("ffffffffffffffffffffffffffffffff")
+        // The first three wrong tokens are refused at once.
+        for id in 1...3 {
+            _ = t.opened(id, from: "guesser", now: Double(id))
+            #expect(Self.errors(t.received(id, wrong, now: Double(id)), to: id) == ["unauthorized"])
+        }
+        // The fourth waits: first 0.5 s after the last failure, then doubling.
+        _ = t.opened(4, from: "guesser", now: 3.1)
+        #expect(t.received(4, wrong, now: 3.1).allSatisfy { if case .log = $0 { true } else { false } }, "held, not answered")
+        #expect(t.deadline() <= 3.5)
+        #expect(Self.closes(t.tick(now: 3.4)).isEmpty)
+        #expect(Self.errors(t.tick(now: 3.5), to: 4) == ["unauthorized"], "checked after the delay")
+        _ = t.opened(5, from: "guesser", now: 3.6)
+        _ = t.opened(6, from: "guesser", now: 3.6)
+        _ = t.received(5, wrong, now: 3.6)
+        _ = t.received(6, Self.hello(), now: 3.6)
+        #expect(Self.closes(t.tick(now: 4.4)).isEmpty, "next check 1 s after the fourth failure")
+        let fifth = t.tick(now: 4.5)
+        #expect(Self.errors(fifth, to: 5) == ["unauthorized"], "one check at a time, oldest first: \(fifth)")
+        #expect(Self.delivered(fifth).isEmpty)
+        // The right token still gets in from that address, only later (after 2 s now).
+        #expect(Self.delivered(t.tick(now: 6.4)).isEmpty)
+        let ok = t.tick(now: 6.5)
+        #expect(Self.delivered(ok) == [.connected(connection: 6, push: nil)], "\(ok)")
+        // Another address was never delayed, and the right token cleared the record.
+        _ = t.opened(7, from: "elsewhere", now: 6.6)
+        #expect(Self.errors(t.received(7, wrong, now: 6.6), to: 7) == ["unauthorized"])
+        _ = t.opened(8, from: "guesser", now: 6.7)
+        #expect(Self.errors(t.received(8, wrong, now: 6.7), to: 8) == ["unauthorized"], "cleared: refused at once again")
+    }
+
+    @Test func aHeldHelloIsPingedSoItsRemoteWaits() {
+        var t = HostTable(policy: .init(token: Self.token))
+        for id in 1...3 {
+            _ = t.opened(id, from: "a", now: 0)
+            _ = t.received(id, Self.hello("nope-nope-nope-nope"), now: 0)
+        }
+        for id in 4...5 {
+            _ = t.opened(id, from: "a", now: 0)
+            _ = t.received(id, Self.hello("nope-nope-nope-nope"), now: 0)
+        }
+        _ = t.opened(6, from: "a", now: 0)
+        _ = t.received(6, Self.hello(), now: 0)
+        let d = t.tick(now: 1)
+        #expect(d.contains { if case .send(6, .ping) = $0 { true } else { false } }, "\(d)")
+        #expect(t.received(6, .message(.pong(1)), now: 1.1).isEmpty, "its pong does not count as a first message")
     }
 
     @Test func helloTimeoutPingsAndSilence() {
         var t = HostTable(policy: .init(token: nil))
         _ = t.opened(1, now: 0)
-        #expect(t.deadline() == 5)
-        #expect(t.tick(now: 4.99).isEmpty)
-        let late = t.tick(now: 5)
+        let limit = RemoteProtocol.helloTimeout
+        #expect(t.deadline() == limit)
+        #expect(t.tick(now: limit - 0.01).isEmpty)
+        let late = t.tick(now: limit)
         #expect(Self.errors(late, to: 1) == ["hello-timeout"] && Self.closes(late) == [1])
         _ = t.opened(2, now: 10)
         _ = t.received(2, Self.hello(nil), now: 10)

@@ -51,7 +51,7 @@ extension AudioConfig {
             }
         }
         var c = AudioConfig(name: "")
-        c.name = r.string("name", required: true, maxLength: maxNameLength, nonEmpty: true) ?? ""
+        c.name = r.name("name", required: true, maxLength: maxNameLength) ?? ""
         if let v = r.bool("enabled") { c.enabled = v }
         if let v = r.bool(AudioTuning.autoGainKey) { c.tuning.autoGain = v }
         for f in AudioTuning.fields where f.placement == .config {

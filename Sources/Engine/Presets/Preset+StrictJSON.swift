@@ -24,12 +24,11 @@ extension Preset {
             diagnostics.error("unsupported preset format \(f) (this build reads format \(Preset.formatVersion))",
                               at: JSONPath.root.appending("format"), position: r.object["format"]?.position ?? node.position)
         }
-        let name = r.string("name", required: true, maxLength: Preset.maxNameLength, nonEmpty: true)
+        let name = r.name("name", required: true, maxLength: Preset.maxNameLength)
         var tags: [String] = []
         if let list = r.array("tags", maxCount: Preset.maxTags) {
             for (k, t) in list.enumerated() {
-                if let s = diagnostics.string(t, at: JSONPath.root.appending("tags").appending(k), maxLength: Preset.maxTagLength,
-                                              nonEmpty: true) {
+                if let s = diagnostics.name(t, at: JSONPath.root.appending("tags").appending(k), maxLength: Preset.maxTagLength) {
                     tags.append(String(s.trimmingSpaces))
                 }
             }

@@ -38,7 +38,7 @@ public struct PresetCatalog: Sendable {
             let path = (directory as NSString).appendingPathComponent(name)
             do {
                 let p = try PresetFile.read(path: path, label: name)
-                if let dup = presets.first(where: { $0.name.lowercased() == p.name.lowercased() }) {
+                if let dup = presets.first(where: { Self.sameName($0.name, p.name) }) {
                     problems.append(PresetLoadError(file: name, path: "name", reason: "name '\(p.name)' is already used by \(dup.id).json"))
                     continue
                 }
@@ -48,6 +48,11 @@ public struct PresetCatalog: Sendable {
             }
         }
         return PresetCatalog(presets: presets, problems: problems, directory: directory, notice: nil)
+    }
+
+    /// Whether two names read the same: case and surrounding spaces aside.
+    static func sameName(_ a: String, _ b: String) -> Bool {
+        a.trimmingSpaces.lowercased() == b.trimmingSpaces.lowercased()
     }
 
     /// A preset by id or by name (case-insensitive).

@@ -44,11 +44,11 @@ enum PresetFile {
                 d.error("unsupported format \(format) (this build reads format \(Preset.formatVersion))",
                         at: JSONPath.root.appending("format"), position: pos)
             }
-            let title = r.string("name", required: true, maxLength: 100, nonEmpty: true)
+            let title = r.name("name", required: true, maxLength: 100)
             var tags: [String] = []
             if let list = r.array("tags", maxCount: maxTags) {
                 for (i, t) in list.enumerated() {
-                    if let s = d.string(t, at: JSONPath.root.appending("tags").appending(i), maxLength: maxTagLength, nonEmpty: true) {
+                    if let s = d.name(t, at: JSONPath.root.appending("tags").appending(i), maxLength: maxTagLength) {
                         tags.append(s)
                     }
                 }

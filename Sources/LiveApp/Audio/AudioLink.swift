@@ -132,6 +132,12 @@ final class AudioLink {
         }
         // Drain the idle capture too, so its queue never backs up.
         if demo != nil { capture?.drainFeatures { _ in } }
+        if case .waiting = status {
+            // Capture is out: the levels (and so the routes' inputs) are at
+            // rest, not held at the last hop heard before the outage.
+            accumulator.reset()
+            return .silent
+        }
         return status == .off ? .silent : accumulator.takeFrame()
     }
 

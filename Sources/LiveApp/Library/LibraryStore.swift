@@ -87,22 +87,18 @@ final class LibraryStore: Sendable {
         return movedTo.map { "The unreadable library file was kept as \($0); a new library.json was written" }
     }
 
-    /// Renames the library file to an unused `library.json.unreadable-<time>` name.
+    /// Moves the library file to an unused `library.json.unreadable-<time>[-N]` name.
     private func moveAside() throws(CaptureError) -> String {
         let f = DateFormatter()
         f.locale = Locale(identifier: "en_US_POSIX")
         f.dateFormat = "yyyyMMdd-HHmmss"
-        let base = fileURL.path + ".unreadable-" + f.string(from: Date())
-        var target = base
-        var n = 2
-        while FileManager.default.fileExists(atPath: target) {
-            target = base + "-\(n)"
-            n += 1
+        let base = fileURL.lastPathComponent + ".unreadable-" + f.string(from: Date())
+        do {
+            // Claims a free name without replacing any file (SafeFile.moveAside).
+            return try SafeFile.moveAside(fileURL) { n in n == 0 ? base : base + "-\(n + 1)" }.path
+        } catch {
+            throw CaptureError("Cannot move the unreadable library aside (nothing was saved): \(error)")
         }
-        guard rename(fileURL.path, target) == 0 else {
-            throw CaptureError("Cannot move the unreadable library aside (nothing was saved): \(String(cString: strerror(errno)))")
-        }
-        return target
     }
 
     /// The thumbnail path of a user preset.

@@ -35,6 +35,8 @@ struct LiveOptions: Sendable {
     var token: String?
     /// What to do when the remote leaves (`--on-disconnect`).
     var onDisconnect = DisconnectPolicy.cycle
+    /// Most agents a remote may set (nil: `HostLink.defaultMaxAgents`).
+    var maxAgents: Int?
     /// Set by `physarum remote`: mirror this editor to a host.
     var remote: RemoteTarget?
 
@@ -75,6 +77,8 @@ struct LiveOptions: Sendable {
       --token T             the secret remotes must send (made up and printed when ADDR is
                             not loopback); traffic is not encrypted
       --on-disconnect M     cycle (default): resume cycling presets when the remote leaves; hold
+      --max-agents N        most agents a remote may set (default: one million per core); more is
+                            capped with a notice
 
     Keys: F11 fullscreen, Tab hide panels, F3 stats overlay, PageUp/PageDown or [ ] previous/next
     preset, Ctrl+Z / Ctrl+Shift+Z undo/redo, Ctrl+= / Ctrl+- UI scale, M mutate, Ctrl+R randomize,
@@ -109,6 +113,7 @@ struct LiveOptions: Sendable {
         o.screenshot = try r.string("--screenshot")
         o.screenshotAt = try r.double("--screenshot-at", in: 0...3600) ?? 3
         (o.listen, o.token, o.onDisconnect) = try HostOptions.parseRemote(&r)
+        o.maxAgents = try r.int("--max-agents", in: 1_000...8_000_000)
         if let p = r.positionals().first { throw UsageError("unknown subcommand '\(p)' (see `physarum --help`)") }
         try r.finish()
         if o.noAudio && o.demo { throw UsageError("--no-audio and --demo cannot be combined") }

@@ -99,7 +99,7 @@ extension LiveRunner {
         if let listen = options.listen {
             let host = try RemoteHostSetup.start(listen: listen, token: options.token)
             remoteHost = host
-            let link = HostLink(host: host, onDisconnect: options.onDisconnect)
+            let link = HostLink(host: host, onDisconnect: options.onDisconnect, maxAgents: options.maxAgents ?? HostLink.defaultMaxAgents)
             // A pushed look fades through black like the auto-cycle does.
             link.requestFade = { [liveSet] id in liveSet.cycle.request(id) }
             hostLink = link

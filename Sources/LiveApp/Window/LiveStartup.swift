@@ -20,6 +20,8 @@ struct LiveStartup {
     /// Seed of randomize/mutate and reseeds; the simulation's first seed.
     let seed: UInt64
     var notices: [String] = []
+    /// Problems that put something off (shown as errors).
+    var errorNotices: [String] = []
 
     init(options: LiveOptions) {
         let catalog = PresetCatalog.factory()
@@ -32,10 +34,12 @@ struct LiveStartup {
             autosaver = nil
         } else {
             let url = Session.defaultURL()
-            let (s, notice) = Session.load(from: url)
-            saved = s
-            if let notice { notices.append(notice) }
-            autosaver = SessionAutosaver(url: url)
+            let restored = Session.load(from: url)
+            saved = restored.session
+            if let notice = restored.notice {
+                if restored.keepAutosaveOff { errorNotices.append(notice) } else { notices.append(notice) }
+            }
+            autosaver = restored.keepAutosaveOff ? nil : SessionAutosaver(url: url)
         }
         session = saved ?? Session()
         restored = saved != nil
@@ -62,6 +66,7 @@ struct LiveStartup {
         model.audio = AudioModel(config: audio.config, file: audio.file, source: options.source ?? saved?.source)
         seed = options.seed ?? UInt64(UInt32(truncatingIfNeeded: Int(Date().timeIntervalSince1970 * 1000)))
         for n in notices { _ = model.handle(.notice(n, .warning)) }
+        for n in errorNotices { _ = model.handle(.notice(n, .error)) }
     }
 
     /// The audio config to start with: `--config` (a file, or the name of a

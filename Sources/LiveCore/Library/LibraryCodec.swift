@@ -92,10 +92,10 @@ public enum LibraryCodec {
                 }
                 pinned = s.bool("pinned", required: true) ?? false
             }
-            let name = s.string("name", required: true, maxLength: LibraryModel.maxNameLength, nonEmpty: true)
+            let name = s.name("name", required: true, maxLength: LibraryModel.maxNameLength)
             var tags: [String] = []
             for (t, tag) in (s.array("tags", maxCount: Preset.maxTags) ?? []).enumerated() {
-                if let v = d.string(tag, at: path.appending("tags").appending(t), maxLength: Preset.maxTagLength, nonEmpty: true) {
+                if let v = d.name(tag, at: path.appending("tags").appending(t), maxLength: Preset.maxTagLength) {
                     tags.append(v)
                 }
             }

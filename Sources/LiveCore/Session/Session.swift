@@ -91,19 +91,37 @@ public struct Session: Equatable, Sendable {
         return s
     }
 
-    /// Loads the session at `url`. A missing file gives nil quietly; a broken
-    /// one is moved aside (never overwritten) and reported in `notice`.
-    public static func load(from url: URL) -> (session: Session?, notice: String?) {
-        guard FileManager.default.fileExists(atPath: url.path) else { return (nil, nil) }
+    /// What `load` found.
+    public struct Restored: Sendable {
+        /// The session; nil when there was none or it could not be read.
+        public var session: Session?
+        /// A notice for the user, if any.
+        public var notice: String?
+        /// The broken file could not be moved aside and is still at the
+        /// session's path: autosave must stay off, or it would overwrite it
+        /// (`notice` says so; show it as an error).
+        public var keepAutosaveOff = false
+    }
+
+    /// Loads the session at `url`. A missing file gives nothing quietly; a
+    /// broken one is moved to `session.broken-<seconds>[-N].json` (a name no
+    /// file has: never overwritten) and reported in `notice`. When it cannot
+    /// be moved, `keepAutosaveOff` is set.
+    public static func load(from url: URL) -> Restored {
+        guard FileManager.default.fileExists(atPath: url.path) else { return Restored() }
         do {
             let data: Data
             do { data = try SafeFile.read(url, limit: 4 << 20) } catch { throw RuntimeFailure("\(url.path): \(error.reason)") }
-            return (try decode(data, file: url.path), nil)
+            return Restored(session: try decode(data, file: url.path))
         } catch {
-            let aside = url.deletingLastPathComponent()
-                .appendingPathComponent("session.broken-\(Int(Date().timeIntervalSince1970)).json")
-            try? FileManager.default.moveItem(at: url, to: aside)
-            return (nil, "Session could not be restored (\(error)); kept as \(aside.lastPathComponent), starting fresh")
+            let seconds = Int(Date().timeIntervalSince1970)
+            do {
+                let aside = try SafeFile.moveAside(url) { n in n == 0 ? "session.broken-\(seconds).json" : "session.broken-\(seconds)-\(n).json" }
+                return Restored(notice: "Session could not be restored (\(error)); kept as \(aside.lastPathComponent), starting fresh")
+            } catch let moveError {
+                return Restored(notice: "Session could not be restored (\(error)) and could not be moved aside (\(moveError)); "
+                                + "autosave is off so \(url.path) is not overwritten", keepAutosaveOff: true)
+            }
         }
     }
 

@@ -128,6 +128,28 @@ public enum SafeFile {
         }
     }
 
+    /// Moves `url` to the first free name of `name(0)`, `name(1)`, … (up to
+    /// `attempts`) in the same directory, never replacing an existing file: the
+    /// new name is claimed with link(2), which fails when it exists, and only
+    /// then the old name is removed. Throws when no name was free or the file
+    /// cannot be moved; the file then stays where it was.
+    public static func moveAside(_ url: URL, attempts: Int = 1000, name: (Int) -> String) throws(FileError) -> URL {
+        let dir = url.deletingLastPathComponent()
+        for n in 0..<attempts {
+            let target = dir.appendingPathComponent(name(n))
+            if link(url.path, target.path) == 0 {
+                guard unlink(url.path) == 0 else {
+                    let e = FileError.errno(url.path, "cannot move aside")
+                    unlink(target.path)
+                    throw e
+                }
+                return target
+            }
+            guard Glibc.errno == EEXIST else { throw .errno(url.path, "cannot move aside to \(target.lastPathComponent)") }
+        }
+        throw FileError(path: url.path, reason: "cannot move aside: \(name(0)) and the next \(attempts - 1) names are taken")
+    }
+
     /// A hidden, unique temporary name next to `name`: `.name.tmp-PID-RANDOM`.
     static func temporaryName(for name: String) -> String {
         ".\(name).tmp-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"

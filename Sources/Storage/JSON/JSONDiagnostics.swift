@@ -77,6 +77,30 @@ public final class JSONDiagnostics {
         return s
     }
 
+    /// A name or tag: a string of at most `maxLength` characters that is not
+    /// blank and holds nothing invisible — no control character (an escaped
+    /// `\u0000` passes the syntax check) and no format character such as a
+    /// byte-order mark (U+FEFF) or a zero-width space, so two names that look
+    /// the same are the same. The zero-width joiner (emoji sequences) is allowed.
+    public func name(_ node: JSONNode, at path: @autoclosure () -> JSONPath, maxLength: Int) -> String? {
+        guard let s = string(node, at: path(), maxLength: maxLength, nonEmpty: true) else { return nil }
+        if let bad = s.unicodeScalars.first(where: Self.isInvisible) {
+            let code = String(bad.value, radix: 16, uppercase: true)
+            error("contains an invisible character U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code)",
+                  at: path(), position: node.position)
+            return nil
+        }
+        return s
+    }
+
+    static func isInvisible(_ u: Unicode.Scalar) -> Bool {
+        switch u.properties.generalCategory {
+        case .control: true
+        case .format: u.value != 0x200D
+        default: false
+        }
+    }
+
     /// One of a string enum's raw values; `what` names it in the message
     /// ("unknown mode 'x' (expected one of: level, transient)").
     public func choice<E: RawRepresentable & CaseIterable>(_ node: JSONNode, at path: @autoclosure () -> JSONPath, as type: E.Type,

@@ -70,6 +70,11 @@ public struct JSONObjectReader {
         }
     }
 
+    /// A name or tag field (see `JSONDiagnostics.name`).
+    public mutating func name(_ key: String, required: Bool = false, maxLength: Int) -> String? {
+        value(key, required: required).flatMap { diagnostics.name($0, at: path.appending(key), maxLength: maxLength) }
+    }
+
     /// A string-enum field; `what` names it in messages (defaults to the key).
     public mutating func choice<E: RawRepresentable & CaseIterable>(_ key: String, as type: E.Type, required: Bool = false,
                                                                    what: String? = nil) -> E? where E.RawValue == String {

@@ -45,7 +45,7 @@ final class HeadlessHost {
         let signals = QuitSignals()
         let host = try RemoteHostSetup.start(listen: options.listen, token: options.token)
         defer { host.stop() }
-        let link = HostLink(host: host, onDisconnect: options.onDisconnect)
+        let link = HostLink(host: host, onDisconnect: options.onDisconnect, maxAgents: options.maxAgents ?? HostLink.defaultMaxAgents)
         let statsWriter: LineWriter?
         do {
             statsWriter = try options.stats.map { try LineWriter(path: $0) }

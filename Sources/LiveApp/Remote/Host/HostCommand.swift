@@ -12,6 +12,8 @@ struct HostOptions: Sendable {
     var field: (width: Int, height: Int) = (1280, 720)
     var size: (width: Int, height: Int)?
     var agents: Int?
+    /// Most agents a remote may set (nil: `HostLink.defaultMaxAgents`).
+    var maxAgents: Int?
     var preset: String?
     var seed: UInt64 = 1
     var threads: Int?
@@ -47,6 +49,7 @@ enum HostCommand: Subcommand {
     Usage: physarum host --listen [ADDR:]PORT [--token T] [--on-disconnect cycle|hold] [--headless]
                          [--fps N] [--field WxH] [--size WxH] [--agents N] [--preset NAME] [--seed S]
                          [--threads N] [--state-file FILE] [--stats FILE] [--dwell S] [--quit-after S]
+                         [--max-agents N]
 
     Listens for one remote (`physarum remote HOST:PORT`) at a time; see docs/remote-protocol.md.
       --listen [ADDR:]PORT  where to listen; ADDR defaults to 127.0.0.1 (this machine only).
@@ -66,6 +69,8 @@ enum HostCommand: Subcommand {
       --dwell S             seconds per preset while cycling (3...600, default 25; then a
                             1.5 s fade out, 0.5 s black, 1.5 s fade in)
       --quit-after S        quit by itself after S seconds
+      --max-agents N        most agents a remote may set (default: one million per core, at
+                            most 8000000); a larger count it pushes or sends is capped, with a notice
     SIGTERM or Ctrl+C quits (the state file is written one last time).
     """
 
@@ -94,6 +99,7 @@ enum HostCommand: Subcommand {
         o.field = try r.size("--field", max: 4096) ?? (1280, 720)
         o.size = try r.size("--size")
         o.agents = try r.int("--agents", in: 1_000...8_000_000)
+        o.maxAgents = try r.int("--max-agents", in: 1_000...8_000_000)
         o.preset = try r.string("--preset")
         o.seed = try r.int("--seed", in: 0...Int.max).map(UInt64.init) ?? 1
         o.threads = try r.int("--threads", in: 1...64)

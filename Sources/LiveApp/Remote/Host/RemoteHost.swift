@@ -174,8 +174,8 @@ final class RemoteHost: HostTransport, @unchecked Sendable {
             nextID += 1
             connections[id] = Connection(socket: socket, refilled: now)
             counters.withLock { $0.accepted += 1 }
-            let decisions = table.opened(id, now: now)
-            if !decisions.isEmpty { log.log("connection from \(peer) refused: too many waiting for hello", now: now) }
+            let decisions = table.opened(id, from: peer.admissionKey, now: now)
+            if !decisions.isEmpty { log.log("connection from \(peer): an older one waiting for its hello made room", now: now) }
             execute(decisions)
         }
     }

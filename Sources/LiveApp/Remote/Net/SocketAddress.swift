@@ -71,6 +71,18 @@ struct SocketAddress: Sendable, CustomStringConvertible {
         }
     }
 
+    /// Who a connection comes from, for per-address limits: an IPv4 address
+    /// (also when mapped into IPv6), else the IPv6 /64 prefix (one site's
+    /// whole subnet, which one attacker usually holds).
+    var admissionKey: String {
+        let b = addressBytes
+        if b.count == 4 { return b.map(String.init).joined(separator: ".") }
+        if b[0..<10].allSatisfy({ $0 == 0 }) && b[10] == 0xFF && b[11] == 0xFF {
+            return b[12..<16].map(String.init).joined(separator: ".")
+        }
+        return b[0..<8].map { String($0, radix: 16) }.joined(separator: ":") + "::/64"
+    }
+
     /// `1.2.3.4:5` or `[::1]:5` (inet_ntop).
     var description: String {
         var buf = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)

@@ -1,4 +1,5 @@
 import Engine
+import Foundation
 
 /// What the host does when its remote goes away (`--on-disconnect`).
 public enum DisconnectPolicy: String, Sendable, CaseIterable {
@@ -45,9 +46,20 @@ public final class HostLink {
     /// published meanwhile (the remote would see the old look).
     public private(set) var pendingPush: RemoteState?
 
-    public init(host: any HostTransport, onDisconnect: DisconnectPolicy) {
+    /// Most agents a remote may set (`--max-agents`); a larger count, pushed
+    /// or sent, is lowered to it with a notice on both sides.
+    public let maxAgents: Int
+
+    /// One million agents per core (at most the parameter's own maximum): about
+    /// what a host renders at a usable frame rate.
+    public static var defaultMaxAgents: Int {
+        min(Int(ParamRegistry.scalars[ParamKey.agents.index].max), 1_000_000 * max(1, ProcessInfo.processInfo.activeProcessorCount))
+    }
+
+    public init(host: any HostTransport, onDisconnect: DisconnectPolicy, maxAgents: Int = HostLink.defaultMaxAgents) {
         self.host = host
         self.onDisconnect = onDisconnect
+        self.maxAgents = maxAgents
     }
 
     /// Whether a remote is connected.
@@ -77,7 +89,7 @@ public final class HostLink {
                 ack = seq
                 // Live, without a crossfade; one undo step per message.
                 apply(.beginEdit)
-                for v in values { apply(v.action) }
+                for v in capped(values, apply: apply) { apply(v.action) }
                 apply(.endEdit)
             case .disconnected(let reason):
                 connection = nil
@@ -169,8 +181,20 @@ public final class HostLink {
         }
     }
 
+    /// `values` with an agent count over `maxAgents` lowered to it, said in a
+    /// notice here and an error to the remote.
+    private func capped(_ values: [ParamAssignment], apply: (AppAction) -> Void) -> [ParamAssignment] {
+        values.map { v in
+            guard case .scalar(let k, let n) = v, k == .agents, n > Double(maxAgents) else { return v }
+            let text = "a remote asked for \(Int(n)) agents; this host runs at most \(maxAgents) (--max-agents)"
+            apply(.notice("Remote: \(text)", .warning))
+            if let c = connection { host.reject(text, connection: c) }
+            return .scalar(.agents, Double(maxAgents))
+        }
+    }
+
     private func applyPushedParams(_ push: RemoteState, model: () -> AppModel, apply: (AppAction) -> Void) {
-        let changes = ParamAssignment.diff(from: model().base, to: push.params)
+        let changes = capped(ParamAssignment.diff(from: model().base, to: push.params), apply: apply)
         if !changes.isEmpty {
             apply(.beginEdit)
             for v in changes { apply(v.action) }

@@ -10,15 +10,20 @@ public enum HostEvent: Equatable, Sendable {
     case disconnected(reason: String)
 }
 
-/// The host's connection policy: who waits for a `hello`, who is the remote,
-/// tokens, timeouts, pings. A pure state machine driven by an injected clock
-/// (seconds); the network thread executes its decisions.
+/// The host's connection policy: who waits for a `hello` (`Admission`), who
+/// is the remote, tokens and their back-off, timeouts, pings. A pure state
+/// machine driven by an injected clock (seconds); the network thread executes
+/// its decisions. The remote is replaced only by a connection whose hello
+/// carried the token; nothing a connection does before that touches it.
 public struct HostTable: Sendable {
     /// Limits and the token (docs/remote-protocol.md).
     public struct Policy: Sendable {
         /// Required in `hello` when set.
         public var token: String?
         public var maxPending = RemoteProtocol.maxPending
+        public var maxPendingPerAddress = RemoteProtocol.maxPendingPerAddress
+        /// Longest a hello held back by the token back-off waits for its check.
+        public var maxHold = 60.0
         public var helloTimeout = RemoteProtocol.helloTimeout
         public var pingInterval = RemoteProtocol.pingInterval
         public var silenceLimit = RemoteProtocol.silenceLimit
@@ -26,9 +31,13 @@ public struct HostTable: Sendable {
         public var errorReplyInterval = 1.0
 
         /// A value with these members (defaults as declared).
-        public init(token: String? = nil, maxPending: Int = RemoteProtocol.maxPending, helloTimeout: Double = RemoteProtocol.helloTimeout, pingInterval: Double = RemoteProtocol.pingInterval, silenceLimit: Double = RemoteProtocol.silenceLimit, errorReplyInterval: Double = 1.0) {
+        public init(token: String? = nil, maxPending: Int = RemoteProtocol.maxPending,
+                    maxPendingPerAddress: Int = RemoteProtocol.maxPendingPerAddress, helloTimeout: Double = RemoteProtocol.helloTimeout,
+                    pingInterval: Double = RemoteProtocol.pingInterval, silenceLimit: Double = RemoteProtocol.silenceLimit,
+                    errorReplyInterval: Double = 1.0) {
             self.token = token
             self.maxPending = maxPending
+            self.maxPendingPerAddress = maxPendingPerAddress
             self.helloTimeout = helloTimeout
             self.pingInterval = pingInterval
             self.silenceLimit = silenceLimit
@@ -56,21 +65,40 @@ public struct HostTable: Sendable {
     }
 
     public let policy: Policy
-    /// Connections waiting for their `hello`: id → time opened.
-    public private(set) var pending: [Int: Double] = [:]
+    /// A connection waiting for its `hello` (or for the check of a hello held
+    /// back while its address is in token back-off).
+    public struct Pending: Equatable, Sendable {
+        public var opened: Double
+        public var address: String
+        public var held: RemoteHello?
+        public var heldSince = 0.0
+        public var lastPing = 0.0
+    }
+
+    /// Connections waiting for their `hello`, by id.
+    public private(set) var pending: [Int: Pending] = [:]
+    public private(set) var admission: Admission
     public private(set) var active: Active?
     private var pingCounter: UInt64 = 0
 
-    public init(policy: Policy) { self.policy = policy }
+    public init(policy: Policy) {
+        self.policy = policy
+        admission = Admission(limits: Admission.Limits(total: policy.maxPending, perAddress: policy.maxPendingPerAddress))
+    }
 
-    /// A connection was accepted.
-    public mutating func opened(_ id: Int, now: Double) -> [Decision] {
-        guard pending.count < policy.maxPending else {
-            return [.send(id, .error(code: RemoteErrorCode.busy.rawValue, message: "too many connections are waiting for their hello")),
-                    .close(id, reason: "refused: \(policy.maxPending) connections already wait for their hello")]
+    /// A connection from `address` (the peer's address without the port) was
+    /// accepted. It always gets a place: when its address or the host is
+    /// full, the longest-waiting connection of the fullest address goes.
+    public mutating func opened(_ id: Int, from address: String = "", now: Double) -> [Decision] {
+        var out: [Decision] = []
+        let waiting = pending.map { Admission.Waiting(id: $0.key, address: $0.value.address, opened: $0.value.opened) }
+        if let victim = admission.makeRoom(for: address, among: waiting) {
+            pending[victim] = nil
+            out += [.send(victim, .error(code: RemoteErrorCode.busy.rawValue, message: "too many connections are waiting for their hello")),
+                    .close(victim, reason: "made room for a newer connection: too many wait for their hello")]
         }
-        pending[id] = now
-        return []
+        pending[id] = Pending(opened: now, address: address)
+        return out
     }
 
     /// A frame from connection `id` was decoded (or failed to).
@@ -125,8 +153,8 @@ public struct HostTable: Sendable {
 
     /// Timeouts and pings due at `now`.
     public mutating func tick(now: Double) -> [Decision] {
-        var out: [Decision] = []
-        for (id, opened) in pending.sorted(by: { $0.key < $1.key }) where now >= opened + policy.helloTimeout {
+        var out = tickHeld(now: now)
+        for (id, p) in pending.sorted(by: { $0.key < $1.key }) where p.held == nil && now >= p.opened + policy.helloTimeout {
             pending[id] = nil
             out.append(.send(id, .error(code: RemoteErrorCode.helloTimeout.rawValue,
                                         message: "no hello within \(Int(policy.helloTimeout)) s")))
@@ -150,29 +178,30 @@ public struct HostTable: Sendable {
     /// The next time `tick` has something to do.
     public func deadline() -> Double {
         var d = Double.infinity
-        for opened in pending.values { d = min(d, opened + policy.helloTimeout) }
+        for p in pending.values {
+            if p.held != nil {
+                d = min(d, p.lastPing + policy.pingInterval, p.heldSince + policy.maxHold, admission.checkTime(p.address, now: p.heldSince))
+            } else {
+                d = min(d, p.opened + policy.helloTimeout)
+            }
+        }
         if let a = active { d = min(d, a.lastHeard + policy.silenceLimit, a.lastPing + policy.pingInterval) }
         return d
     }
 
     private mutating func receivedPending(_ id: Int, _ frame: DecodedFrame, now: Double) -> [Decision] {
+        guard var p = pending[id] else { return [] }
+        if p.held != nil { return [] }  // waiting for its check; pongs and the rest are not read
         switch frame {
         case .message(.hello(let h)):
-            pending[id] = nil
-            guard h.version == RemoteProtocol.version else {
-                return refuse(id, .version, "this host speaks protocol version \(RemoteProtocol.version), the remote \(h.version)")
+            if policy.token != nil, admission.checkTime(p.address, now: now) > now {
+                p.held = h
+                p.heldSince = now
+                p.lastPing = now
+                pending[id] = p
+                return [.log("a hello from \(p.address) waits: \(admission.failures(p.address, now: now)) wrong tokens from there")]
             }
-            if let token = policy.token, !RemoteToken.matches(h.token, expected: token) {
-                return refuse(id, .unauthorized, h.token == nil ? "this host requires a token (--token)" : "wrong token")
-            }
-            var out: [Decision] = []
-            if let old = active {
-                out.append(.send(old.id, .error(code: RemoteErrorCode.replaced.rawValue, message: "another remote took over")))
-                out.append(.close(old.id, reason: "replaced by a newer remote"))
-            }
-            active = Active(id: id, lastHeard: now, lastPing: now)
-            out += [.authenticated(id), .deliver(.connected(connection: id, push: h.push))]
-            return out
+            return check(id, h, from: p.address, now: now)
         case .message(let m):
             pending[id] = nil
             return refuse(id, .helloFirst, "the first message must be hello, got \(m.type)")
@@ -181,6 +210,55 @@ public struct HostTable: Sendable {
         case .invalid(let reason):
             return [.log("skipped an invalid frame before hello: \(reason)")]
         }
+    }
+
+    /// Checks a hello: version, then token (a wrong one counts against its address).
+    private mutating func check(_ id: Int, _ h: RemoteHello, from address: String, now: Double) -> [Decision] {
+        pending[id] = nil
+        guard h.version == RemoteProtocol.version else {
+            return refuse(id, .version, "this host speaks protocol version \(RemoteProtocol.version), the remote \(h.version)")
+        }
+        if let token = policy.token {
+            guard RemoteToken.matches(h.token, expected: token) else {
+                admission.failed(address, now: now)
+                return refuse(id, .unauthorized, h.token == nil ? "this host requires a token (--token)" : "wrong token")
+            }
+            admission.succeeded(address)
+        }
+        do {
+            var out: [Decision] = []
+            if let old = active {
+                out.append(.send(old.id, .error(code: RemoteErrorCode.replaced.rawValue, message: "another remote took over")))
+                out.append(.close(old.id, reason: "replaced by a newer remote"))
+            }
+            active = Active(id: id, lastHeard: now, lastPing: now)
+            out += [.authenticated(id), .deliver(.connected(connection: id, push: h.push))]
+            return out
+        }
+    }
+
+    /// Held hellos: the oldest of each address is checked once its back-off
+    /// is over; the others are pinged (so their remote does not give up) or,
+    /// past `maxHold`, refused.
+    private mutating func tickHeld(now: Double) -> [Decision] {
+        var out: [Decision] = []
+        let held = pending.filter { $0.value.held != nil }.sorted { ($0.value.heldSince, $0.key) < ($1.value.heldSince, $1.key) }
+        var checked: Set<String> = []
+        for (id, p) in held {
+            guard let h = p.held else { continue }
+            if !checked.contains(p.address), admission.checkTime(p.address, now: now) <= now {
+                checked.insert(p.address)
+                out += check(id, h, from: p.address, now: now)
+            } else if now >= p.heldSince + policy.maxHold {
+                pending[id] = nil
+                out += refuse(id, .busy, "too many wrong tokens from this address; try again later")
+            } else if now >= p.lastPing + policy.pingInterval {
+                pingCounter += 1
+                pending[id]?.lastPing = now
+                out.append(.send(id, .ping(pingCounter)))
+            }
+        }
+        return out
     }
 
     private func refuse(_ id: Int, _ code: RemoteErrorCode, _ message: String) -> [Decision] {

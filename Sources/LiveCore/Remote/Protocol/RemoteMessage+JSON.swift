@@ -58,6 +58,8 @@ extension RemoteMessage {
 
     /// Largest sequence number / revision carried (exact in a JSON number).
     public static let maxCounter = 1 << 53
+    /// Characters of an `error` message kept; the rest is cut (the frame is still used).
+    public static let maxErrorMessage = 4096
 
     /// Decodes one frame's bytes. Unknown fields are ignored (a newer peer may
     /// add some); unknown `type`s are reported as such, not as errors.
@@ -114,7 +116,9 @@ extension RemoteMessage {
             message = d.hasErrors ? nil : (type == "ping" ? .ping(id) : .pong(id))
         case "error":
             let code = r.string("code", required: true, maxLength: 64)
-            let text = r.string("message", maxLength: 4096) ?? ""
+            // A long message is cut, never the frame: the code must arrive.
+            let full = r.string("message") ?? ""
+            let text = full.count > maxErrorMessage ? String(full.prefix(maxErrorMessage)) + "…" : full
             message = d.hasErrors ? nil : code.map { .error(code: $0, message: text) }
         default:
             return .unknownType(String(type.prefix(64)))

@@ -8,14 +8,17 @@ public enum RemoteProtocol {
     public static let preHelloLimit = 64 * 1024
     /// Largest frame accepted after a valid `hello`.
     public static let frameLimit = 8 * 1024 * 1024
-    /// A `hello` must arrive this many seconds after connecting.
-    public static let helloTimeout = 5.0
+    /// A `hello` must arrive this many seconds after connecting (a remote
+    /// sends it at once; a short deadline frees places held by slow hellos).
+    public static let helloTimeout = 2.0
     /// Each side pings the other this often (seconds).
     public static let pingInterval = 1.0
     /// A peer silent this long (seconds) is dropped.
     public static let silenceLimit = 3.0
-    /// Connections waiting for their `hello`, at most.
-    public static let maxPending = 16
+    /// Connections waiting for their `hello`, at most, in all and from one
+    /// address (an IPv6 /64); see `Admission`.
+    public static let maxPending = 64
+    public static let maxPendingPerAddress = 32
     /// Parameter messages per second a remote sends, at most.
     public static let paramsPerSecond = 20.0
 }
@@ -132,9 +135,10 @@ public enum RemoteErrorCode: String, Sendable, CaseIterable {
     case version
     /// The first message was not a `hello`.
     case helloFirst = "hello-first"
-    /// No `hello` within 5 s.
+    /// No `hello` within `RemoteProtocol.helloTimeout` seconds.
     case helloTimeout = "hello-timeout"
-    /// Too many connections are waiting for their `hello`.
+    /// Too many connections were waiting for their `hello`: this one, the
+    /// longest waiting of its address (or of the fullest one), made room.
     case busy
     /// Another remote took over after its valid `hello`.
     case replaced
