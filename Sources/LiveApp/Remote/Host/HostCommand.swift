@@ -93,7 +93,7 @@ enum HostCommand: Subcommand {
         o.fps = try r.double("--fps", in: 1...1000) ?? 30
         o.field = try r.size("--field", max: 4096) ?? (1280, 720)
         o.size = try r.size("--size")
-        o.agents = try r.int("--agents", in: 1_000...8_000_000)
+        o.agents = try r.int("--agents", in: 1_000...128_000_000)
         o.preset = try r.string("--preset")
         o.seed = try r.int("--seed", in: 0...Int.max).map(UInt64.init) ?? 1
         o.threads = try r.int("--threads", in: 1...64)
