@@ -42,6 +42,9 @@ let package = Package(
                        providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng",
                        providers: [.apt(["libpng-dev"])]),
+        // OpenGL 4.3 core entry points for the GPU backend (libGL from glvnd).
+        .systemLibrary(name: "CGL", pkgConfig: "gl",
+                       providers: [.apt(["libgl-dev"])]),
         .systemLibrary(name: "CImGui", pkgConfig: "imgui",
                        providers: [.apt(["libimgui-dev"])]),
         .target(
@@ -62,6 +65,12 @@ let package = Package(
             swiftSettings: [.unsafeFlags(engineSwiftFlags)],
             linkerSettings: [.linkedLibrary("m")]
         ),
+        // GLEngine: the GPU backend (OpenGL 4.3 compute; shaders in
+        // configs/shaders). Engine stays pure Swift.
+        .target(
+            name: "GLEngine",
+            dependencies: ["Engine", "Storage", "CGL"]
+        ),
         .target(
             name: "AudioReactive",
             dependencies: ["Engine", "Storage", "CPulse", "CFFTW", "CSndfile"],
@@ -77,7 +86,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "LiveApp",
-            dependencies: ["LiveCore", "Engine", "AudioReactive", "Storage", "CSDL2", "CPNG", "ImGuiShim"],
+            dependencies: ["LiveCore", "Engine", "AudioReactive", "Storage", "CSDL2", "CPNG", "ImGuiShim", "GLEngine"],
             linkerSettings: [.linkedLibrary("m")]
         ),
 
@@ -89,6 +98,7 @@ let package = Package(
         .testTarget(name: "AudioReactiveTests", dependencies: ["AudioReactive", "Engine", "Storage", "CPulse", "CFFTW", "CSndfile", "TestSupport"]),
         .testTarget(name: "LiveCoreTests", dependencies: ["LiveCore", "Engine", "AudioReactive", "Storage", "TestSupport"]),
         .testTarget(name: "LiveAppTests", dependencies: ["LiveApp", "LiveCore", "Engine", "AudioReactive", "Storage", "CSDL2", "CPNG", "ImGuiShim", "TestSupport"]),
+        .testTarget(name: "GLEngineTests", dependencies: ["GLEngine", "Engine", "Storage", "CSDL2"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -48,7 +48,7 @@ import Testing
             for a in live.tick(dt: dt, model: model) { apply(a) }
             image.fill(RGBColor(r: 200, g: 100, b: 50))  // the renderer's fresh frame
             image.scaleBrightness(live.brightness)  // as the pipeline does before its outputs
-            live.show(FramePipeline.Frame(tick: FrameTick(index: 0, time: time, dt: dt), params: model.base, steps: 0), image: &image)
+            live.show(FramePipeline.Frame(tick: FrameTick(index: 0, time: time, dt: dt), params: model.base, steps: 0), picture: FramePicture(image: image))
             for a in live.drainActions() { apply(a) }
         }
 

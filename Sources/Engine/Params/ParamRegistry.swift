@@ -30,9 +30,9 @@ public enum ParamRegistry {
                                  unit: unit, help: help, species: species))
         }
         // Global
-        add("global.agents", "Agents", .global, 1_000, 8_000_000, 500_000, integer: true, respawn: true,
+        add("global.agents", "Agents", .global, 1_000, 128_000_000, 500_000, integer: true, respawn: true,
             scale: .log,
-            "How many agents crawl the field, shared between the species by their population weights. More agents lay denser, brighter networks with finer branches; fewer give sparse, wispy threads. Each agent costs time every step, so very high counts lower the frame rate. Changing it adds or removes agents without restarting the others.")
+            "How many agents crawl the field, shared between the species by their population weights. More agents lay denser, brighter networks with finer branches; fewer give sparse, wispy threads. Each agent costs time every step, so very high counts lower the frame rate (the CPU engine takes at most 8 million; the GPU engine up to 128 million). Changing it adds or removes agents without restarting the others.")
         add("global.exposure", "Exposure", .global, 0.05, 8, 1, scale: .log,
             "Brightness of the trails before tone mapping. Raise it to bring faint trails out of the dark (strong trails then flatten into solid colour); lower it to keep only the busiest highways visible.")
         add("global.simSpeed", "Sim speed", .global, 0, 8, 1, unit: "steps/frame",

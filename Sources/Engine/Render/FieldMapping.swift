@@ -27,13 +27,13 @@ struct FieldView {
 /// part that sticks out on the longer side is cropped. A field of the output's
 /// own aspect ratio is shown whole. (The field wraps around, so the
 /// kaleidoscope may also reach into the cropped part or across the edge.)
-struct CoverMapping {
-    let outWidth: Int, outHeight: Int
-    let fieldWidth: Int, fieldHeight: Int
+public struct CoverMapping: Sendable {
+    public let outWidth: Int, outHeight: Int
+    public let fieldWidth: Int, fieldHeight: Int
     /// Field pixels per output pixel.
-    let scale: Double
+    public let scale: Double
 
-    init(outWidth: Int, outHeight: Int, fieldWidth: Int, fieldHeight: Int) {
+    public init(outWidth: Int, outHeight: Int, fieldWidth: Int, fieldHeight: Int) {
         self.outWidth = outWidth
         self.outHeight = outHeight
         self.fieldWidth = fieldWidth
@@ -42,7 +42,7 @@ struct CoverMapping {
     }
 
     /// Output and field have the same size: pixel (x, y) is field pixel (x, y).
-    var isIdentity: Bool { outWidth == fieldWidth && outHeight == fieldHeight }
+    public var isIdentity: Bool { outWidth == fieldWidth && outHeight == fieldHeight }
 
     /// Field coordinate (continuous, pixel centres at i + 0.5) of a point given
     /// relative to the output's centre, in output pixels.

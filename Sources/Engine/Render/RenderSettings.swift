@@ -2,29 +2,30 @@
 /// parameters: colours in the working space, gains, and which effects are on.
 /// An effect at its neutral value is switched off entirely (not computed as a
 /// no-op), so a neutral chain is exactly the plain composite.
-struct RenderSettings {
-    var blend: BlendMode
+public struct RenderSettings: Sendable {
+    public var blend: BlendMode
     /// Background, display values.
-    var background: SIMD3<Float>
+    public var background: SIMD3<Float>
     /// Species colours: linear light (additive) or display values (paint).
-    var colors: [SIMD3<Float>]
+    public var colors: [SIMD3<Float>]
     /// Trail value → light (exposure × `Renderer.trailScale`).
-    var trailGain: Float
+    public var trailGain: Float
     /// Head count → light (exposure × head glow × `Renderer.glowScale`); 0 = off.
-    var glowGain: Float
+    public var glowGain: Float
     /// Mirror axes (0 = off).
-    var kaleidoscope: Int
+    public var kaleidoscope: Int
     /// Share of the previous frame (0 = off).
-    var feedback: Float
-    var bloomThreshold: Float
+    public var feedback: Float
+    public var bloomThreshold: Float
     /// Bloom strength (0 = off).
-    var bloom: Float
+    public var bloom: Float
     /// Vignette strength (0 = off).
-    var vignette: Float
-    var saturation: Float
-    var contrast: Float
+    public var vignette: Float
+    public var saturation: Float
+    public var contrast: Float
 
-    init(_ p: PresetParams) {
+    /// The settings `p` asks for (every effect as the parameters say).
+    public init(_ p: PresetParams) {
         blend = p.blendMode
         background = ColorSpace.display(p.background)
         colors = (0..<ParamKey.speciesCount).map {
@@ -42,11 +43,11 @@ struct RenderSettings {
         contrast = p.float(.contrast)
     }
 
-    var glowOn: Bool { glowGain > 0 }
-    var bloomOn: Bool { bloom > 0 }
-    var vignetteOn: Bool { vignette > 0 }
-    var saturationOn: Bool { saturation != 1 }
-    var contrastOn: Bool { contrast != 1 }
+    public var glowOn: Bool { glowGain > 0 }
+    public var bloomOn: Bool { bloom > 0 }
+    public var vignetteOn: Bool { vignette > 0 }
+    public var saturationOn: Bool { saturation != 1 }
+    public var contrastOn: Bool { contrast != 1 }
 }
 
 /// Which parts of the chain run; all of them normally. Tests and the bench

@@ -5,11 +5,13 @@
 extension Renderer {
     /// Bloom strength at `effects.bloom` = 1 (applied to the mean of the
     /// three pyramid levels).
-    static let bloomGain: Float = 1.5 / 3
+    public static let bloomGain: Float = 1.5 / 3
     /// Darkening of the corners at `effects.vignette` = 1 (0.97 ⇒ 3 % remain).
-    static let vignetteDepth: Float = 0.97
+    public static let vignetteDepth: Float = 0.97
     /// Squared normalised radius where the vignette starts (0 = centre, 1 = corner).
-    static let vignetteStart: Float = 0.15
+    public static let vignetteStart: Float = 0.15
+    /// The bloom pyramid's normalised 9-tap Gaussian (σ = 2 level pixels).
+    public static var bloomKernel: [Float] { BloomPyramid.kernel }
 
     func finish(settings s: RenderSettings, into out: UnsafeMutablePointer<UInt32>) {
         let W = width, H = height, S = stride

@@ -70,6 +70,6 @@ enum ColorSpace {
 }
 
 /// Rec. 709 luma weights, used for luminance in the working space.
-enum Luma {
-    static let r: Float = 0.2126, g: Float = 0.7152, b: Float = 0.0722
+public enum Luma {
+    public static let r: Float = 0.2126, g: Float = 0.7152, b: Float = 0.0722
 }

@@ -1,11 +1,12 @@
-/// Loop-invariant settings of one species for one step.
-struct SpeciesStep {
-    var sensorCos: Float, sensorSin: Float, sensorDist: Float
-    var turnCos: Float, turnSin: Float
-    var speed: Float
-    var rhythm: Bool
+/// Loop-invariant settings of one species for one step (also what a GPU
+/// backend feeds its agent shader).
+public struct SpeciesStep: Sendable {
+    public var sensorCos: Float, sensorSin: Float, sensorDist: Float
+    public var turnCos: Float, turnSin: Float
+    public var speed: Float
+    public var rhythm: Bool
     /// Rhythm rotation per phase bucket, (cos, sin) interleaved.
-    var rhythmRot: [Float]
+    public var rhythmRot: [Float]
 }
 
 extension Simulation {
@@ -24,6 +25,11 @@ extension Simulation {
     }
 
     func speciesStep(_ p: PresetParams, _ s: Int, step k: Int) -> SpeciesStep {
+        Self.speciesStep(p, s, step: k, width: width, height: height)
+    }
+
+    /// Species `s`'s settings for step `k` on a `width × height` field.
+    public static func speciesStep(_ p: PresetParams, _ s: Int, step k: Int, width: Int, height: Int) -> SpeciesStep {
         let a = p[.species(s, .sensorAngle)] * .pi / 180
         let t = p[.species(s, .turnSpeed)] * .pi / 180
         let maxDist = Double(min(width, height)) / 2 - 1
@@ -59,13 +65,10 @@ extension Simulation {
         return out
     }
 
-    /// Sense, turn, move and deposit for every agent (one parallel pass).
-    func moveAgents(_ p: PresetParams) {
-        let k = stepIndex
-        let steps = (0..<field.species).map { speciesStep(p, $0, step: k) }
-        let chunks = agentChunks()
+    /// Whether step `k` kicks the headings, and the chaos rotation table:
+    /// 256 angles evenly over ±strength·π, (cos, sin) interleaved.
+    public static func chaosTable(_ p: PresetParams, step k: Int) -> (chaos: Bool, rotations: [Float]) {
         let chaos = Self.isChaosStep(k, interval: Int(p[.chaosInterval])) && p[.chaosStrength] > 0
-        // Chaos rotation table: 256 angles evenly over ±strength·π.
         var chaosRot = [Float](repeating: 0, count: 512)
         if chaos {
             let strength = p[.chaosStrength]
@@ -75,6 +78,18 @@ extension Simulation {
                 chaosRot[2 * i + 1] = Float(Foundation_sin(th))
             }
         }
+        return (chaos, chaosRot)
+    }
+
+    /// The 32-bit seed the agents' counter hash uses.
+    public static func hashSeed(_ seed: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: seed ^ (seed >> 32)) }
+
+    /// Sense, turn, move and deposit for every agent (one parallel pass).
+    func moveAgents(_ p: PresetParams) {
+        let k = stepIndex
+        let steps = (0..<field.species).map { speciesStep(p, $0, step: k) }
+        let chunks = agentChunks()
+        let (chaos, chaosRot) = Self.chaosTable(p, step: k)
         let base = AgentKernel.Shared(
             x: agents.x.base, y: agents.y.base, hx: agents.hx.base, hy: agents.hy.base, phase: agents.phase.base,
             width: Int32(width), height: Int32(height),

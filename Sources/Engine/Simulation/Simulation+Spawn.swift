@@ -9,16 +9,28 @@ extension Simulation {
     /// Places new agents into `slots` of `store` following the spawn pattern.
     /// Each new agent gets a fresh spawn id, so its randomness is its own.
     func spawn(into store: AgentStore, species s: Int, slots: Range<Int>) {
-        let pattern = params.spawnPattern
+        Self.spawn(pattern: params.spawnPattern, seed: seed, width: width, height: height, species: s,
+                   count: slots.count, firstID: spawned) { n, x, y, hx, hy, phase in
+            store.set(slots.lowerBound + n, x: x, y: y, hx: hx, hy: hy, phase: phase)
+        }
+        spawned &+= UInt32(truncatingIfNeeded: slots.count)
+    }
+
+    /// `count` new agents of species `s` with spawn ids `firstID`, `firstID + 1`, …,
+    /// placed by `pattern` on a `width × height` field: `body(n, x, y, hx, hy, phase)`
+    /// for each (n = 0..<count). A pure function of its inputs (a GPU backend
+    /// spawns through it too).
+    public static func spawn(pattern: SpawnPattern, seed: UInt64, width: Int, height: Int, species s: Int,
+                             count slotCount: Int, firstID: UInt32,
+                             _ body: (Int, Float, Float, Float, Float, UInt8) -> Void) {
         let seed32 = UInt32(truncatingIfNeeded: seed ^ (seed >> 32))
         let W = Double(width), H = Double(height)
         let cx = W / 2, cy = H / 2
         let rMin = min(W, H)
         let nSpecies = Double(ParamKey.speciesCount)
-        let count = Double(max(1, slots.count))
-        for (n, j) in slots.enumerated() {
-            let id = spawned
-            spawned &+= 1
+        let count = Double(max(1, slotCount))
+        for n in 0..<slotCount {
+            let id = firstID &+ UInt32(truncatingIfNeeded: n)
             @inline(__always) func u(_ salt: UInt32) -> Double { CounterHash.unitDouble(seed32, id, 0x5EED, salt) }
             var x: Double, y: Double, angle: Double
             switch pattern {
@@ -54,8 +66,8 @@ extension Simulation {
             var fx = Float(x), fy = Float(y)
             if fx >= Float(W) { fx = 0 }
             if fy >= Float(H) { fy = 0 }
-            store.set(j, x: fx, y: fy, hx: Float(Foundation_cos(angle)), hy: Float(Foundation_sin(angle)),
-                      phase: UInt8(truncatingIfNeeded: CounterHash.hash(seed32, id, 0x5EED, 9) % UInt32(AgentStore.phaseBuckets)))
+            body(n, fx, fy, Float(Foundation_cos(angle)), Float(Foundation_sin(angle)),
+                 UInt8(truncatingIfNeeded: CounterHash.hash(seed32, id, 0x5EED, 9) % UInt32(AgentStore.phaseBuckets)))
         }
     }
 

@@ -115,7 +115,10 @@ public final class Simulation: @unchecked Sendable {
         }
     }
 
-    func diffuseSettings(_ p: PresetParams) -> DiffuseSettings {
+    func diffuseSettings(_ p: PresetParams) -> DiffuseSettings { Self.diffuseSettings(p, step: stepIndex) }
+
+    /// The diffusion pass's settings for step `stepIndex` (0-based).
+    public static func diffuseSettings(_ p: PresetParams, step stepIndex: Int) -> DiffuseSettings {
         let diffEvery = max(1, Int(p[.diffusion]))
         let m = (0..<9).map { Float(p[ParamKey(index: ParamKey.matrix(0, 0).index + $0)]) }
         return DiffuseSettings(

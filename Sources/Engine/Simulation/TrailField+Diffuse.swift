@@ -1,19 +1,21 @@
 /// Per-step settings of the diffusion pass, in field units.
-struct DiffuseSettings {
+public struct DiffuseSettings: Sendable {
     /// Trail added per deposit count, per species.
-    var deposit: (Float, Float, Float)
+    public var deposit: (Float, Float, Float)
     /// Fraction kept this step.
-    var decay: Float
+    public var decay: Float
     /// Amount subtracted per step after decay.
-    var fade: Float
+    public var fade: Float
     /// Highest trail value.
-    var cap: Float
+    public var cap: Float
     /// Blur (3×3 mean) this step.
-    var blur: Bool
+    public var blur: Bool
     /// Interaction matrix, row-major M[s][c].
-    var matrix: [Float]
+    public var matrix: [Float]
     /// Also pack the merged counts into `TrailField.heads`.
     var heads = false
+    /// What the merged trail is multiplied by (the decay, and the blur's ⅑).
+    public var scale: Float { blur ? decay * (1.0 / 9.0) : decay }
 }
 
 extension TrailField {

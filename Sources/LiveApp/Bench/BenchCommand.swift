@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 import Storage
 
@@ -11,6 +12,8 @@ struct BenchOptions: Sendable {
     var agents: Int?
     /// Overrides a scenario's field size.
     var size: (width: Int, height: Int)?
+    /// The engine of the backend scenarios (`--backend cpu|gpu`).
+    var backend: BackendKind = .cpu
 }
 
 /// One benchmark: a name and a function producing its JSON fields.
@@ -27,7 +30,7 @@ enum BenchCommand: Subcommand {
     static var help: String {
         """
         Usage: physarum bench [--scenario NAME]... [--json] [--repeats N] [--threads N]
-                              [--agents N] [--size WxH] [--compare FILE]
+                              [--agents N] [--size WxH] [--compare FILE] [--backend cpu|gpu]
 
         Runs each scenario (all of them by default): a warm-up that lets the
         network form, then N timed repeats (default 5); prints the median. Build
@@ -41,6 +44,12 @@ enum BenchCommand: Subcommand {
         agentStepsPerSecond, msPerStep, checksum, maxRSSMiB, and more per scenario.
         Without --json the same lines are printed plus a short human summary.
 
+        --backend gpu: sim-1m-720p, frame-1m-720p, sim-8m-4k, frame-8m-4k and
+        frame-largest-4k run on the GPU engine (OpenGL 4.3 compute) in an
+        offscreen context (SDL's offscreen driver when no display is set);
+        their lines add backend, renderer (GL_RENDERER), GPU memory and the
+        per-pass GL timer-query split. Other scenarios are CPU-only.
+
         --compare FILE: FILE is the output of an earlier `bench --json` run
         (save it with `physarum bench --json > base.json`). Each scenario then
         also prints one line of ratios new/old of its headline figures
@@ -50,7 +59,7 @@ enum BenchCommand: Subcommand {
     }
 
     /// Every scenario, in run order.
-    static let scenarios: [BenchScenario] = SimBench.scenarios + RenderBench.scenarios + ConfigBench.scenarios
+    static let scenarios: [BenchScenario] = SimBench.scenarios + RenderBench.scenarios + BackendBench.scenarios + ConfigBench.scenarios
         + PresentBench.scenarios + AnalysisBench.scenarios + CaptureBench.scenarios + RemoteBench.scenarios
 
     static func run(_ args: [String]) throws -> Int32 {
@@ -60,19 +69,25 @@ enum BenchCommand: Subcommand {
         var opts = BenchOptions()
         opts.repeats = try r.int("--repeats", in: 1...1000) ?? 5
         opts.threads = try r.int("--threads", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
-        opts.agents = try r.int("--agents", in: 1...16_000_000)
+        opts.agents = try r.int("--agents", in: 1...128_000_000)
         opts.size = try r.size("--size")
         let comparePath = try r.string("--compare")
+        if let b = try r.string("--backend") {
+            guard let k = BackendKind(rawValue: b) else { throw UsageError("--backend: expected cpu or gpu, got '\(b)'") }
+            opts.backend = k
+        }
         try r.finish()
         let baseline = try comparePath.map { try BenchBaseline(path: $0) }
         var chosen: [BenchScenario] = []
+        // On the GPU the engine scenarios run through the backend interface.
+        let known = opts.backend == .gpu ? BackendBench.gpuOnly + BackendBench.scenarios : scenarios
         for n in names {
-            guard let s = scenarios.first(where: { $0.name == n }) else {
-                throw UsageError("unknown scenario '\(n)' (known: \(scenarios.map(\.name).joined(separator: ", ")))")
+            guard let s = known.first(where: { $0.name == n }) else {
+                throw UsageError("unknown scenario '\(n)' (known: \(known.map(\.name).joined(separator: ", ")))")
             }
             chosen.append(s)
         }
-        if chosen.isEmpty { chosen = scenarios }
+        if chosen.isEmpty { chosen = known }
         #if DEBUG
         printError("physarum bench: warning: this is a debug build; figures are not meaningful (use -c release)")
         #endif

@@ -13,6 +13,7 @@ enum RenderCommand: Subcommand {
                            [--audio FILE [--config CFG]]
                            [--size WxH] [--field WxH] [--agents N] [--seed S]
                            [--steps-per-frame K] [--warmup STEPS] [--fps F] [--threads N]
+                           [--backend cpu|gpu]
 
     Simulates the preset and renders N frames (default 1), or, with --audio,
     as many frames as cover the whole audio file at --fps, the preset moved by
@@ -42,6 +43,10 @@ enum RenderCommand: Subcommand {
       --warmup STEPS         steps before the first frame (default 0)
       --fps F                frame rate (default 60)
       --threads N            worker threads (default: one per core)
+      --backend cpu|gpu      the engine (default cpu, the deterministic reference);
+                             gpu renders with OpenGL 4.3 compute in an offscreen
+                             context, and its frames are not bit-reproducible across
+                             GPUs and drivers
 
     Tempo: sim speed is steps per displayed frame, live and offline alike, so
     --fps must match the live frame rate (60 on a 60 Hz display) for a render
@@ -53,7 +58,7 @@ enum RenderCommand: Subcommand {
     in (t_N-1, t_N], so no hit between two frames is lost. The features are
     exactly what live analysis of the same samples gives.
 
-    The same arguments always give byte-identical PNGs. Progress (frames done,
+    The same arguments always give byte-identical PNGs (on the CPU engine). Progress (frames done,
     fps, ETA) goes to stderr.
     """
 
@@ -66,12 +71,17 @@ enum RenderCommand: Subcommand {
         let configArg = try r.string("--config")
         let size = try r.size("--size") ?? (1280, 720)
         let field = try r.size("--field")
-        let agents = try r.int("--agents", in: 1...8_000_000)
+        let agents = try r.int("--agents", in: 1...128_000_000)
         let seed = try r.int("--seed", in: 0...Int.max) ?? 1
         let spf = try r.double("--steps-per-frame", in: 0...1000)
         let warmup = try r.int("--warmup", in: 0...10_000_000) ?? 0
         let fps = try r.double("--fps", in: 1...240) ?? 60
         let threads = try r.int("--threads", in: 1...64) ?? Simulation.defaultThreads
+        var backend = BackendKind.cpu
+        if let b = try r.string("--backend") {
+            guard let k = BackendKind(rawValue: b) else { throw UsageError("--backend: expected cpu or gpu, got '\(b)'") }
+            backend = k
+        }
         try r.finish()
         if audioPath == nil, configArg != nil { throw UsageError("--config needs --audio FILE (the config's routes follow the audio)") }
         if audioPath != nil, framesArg != nil { throw UsageError("--frames does not apply with --audio: the whole audio file is rendered") }
@@ -88,6 +98,10 @@ enum RenderCommand: Subcommand {
         job.stepsPerFrame = spf
         job.warmup = warmup
         job.threads = threads
+        job.backend = backend
+        if backend == .gpu {
+            printError("physarum render: --backend gpu: frames are not bit-reproducible across GPUs and drivers (the CPU engine, the default, is)")
+        }
         if let audioPath {
             let config = try configArg.map { arg in
                 let loaded = try AudioConfigSource.resolve(arg)

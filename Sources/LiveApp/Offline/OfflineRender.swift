@@ -27,6 +27,8 @@ struct OfflineRender {
     var threads = Simulation.defaultThreads
     /// The audio that drives the render (consumed by one run), or nil.
     var audio: OfflineAudio?
+    /// The engine: the CPU (the deterministic reference) unless asked otherwise.
+    var backend = BackendKind.cpu
 
     /// The base parameters: the preset's, with the agent override.
     var params: PresetParams {
@@ -45,8 +47,22 @@ struct OfflineRender {
     /// modulation off when there is no audio.
     func run(progress: (Int) -> Void = { _ in }, sink: (Int, RGBAImage) throws -> Void) throws {
         let base = params
-        let pipeline = FramePipeline(field: (fieldWidth ?? width, fieldHeight ?? height), output: (width, height),
-                                     params: base, seed: seed, threads: threads)
+        let field = (fieldWidth ?? width, fieldHeight ?? height)
+        var context: GLComputeContext?
+        let pipeline: FramePipeline
+        if backend == .gpu {
+            do {
+                context = try GLComputeContext()
+                let engine = try EngineSetup.make(.gpu, contextCurrent: true, field: field, output: (width, height),
+                                                  params: base, seed: seed, threads: threads)
+                pipeline = FramePipeline(backend: engine, params: base)
+            } catch {
+                throw RuntimeFailure("--backend gpu: \(error)")
+            }
+        } else {
+            pipeline = FramePipeline(field: field, output: (width, height), params: base, seed: seed, threads: threads)
+        }
+        defer { withExtendedLifetime(context) {} }
         pipeline.stepsPerFrame = stepsPerFrame
         if let audio { audio.config.configure(&pipeline.modulator) } else { pipeline.modulator.enabled = false }
         pipeline.warmUp(steps: warmup, params: base)
@@ -59,7 +75,7 @@ struct OfflineRender {
                 throw RuntimeFailure(error.description)
             }
             pipeline.run(.init(base: base, features: features), tick: tick)
-            try sink(tick.index, pipeline.image)
+            try sink(tick.index, pipeline.picture.image)
             progress(tick.index + 1)
         }
     }

@@ -63,6 +63,19 @@ final class GLPresenter {
         }
     }
 
+    /// Draws `texture` (an RGBA8 frame of `size`, row 0 at the top, made on
+    /// the GPU in this context) instead of the uploaded frame.
+    func draw(texture: UInt32, size: (width: Int, height: Int),
+              viewport: (x: Int, y: Int, width: Int, height: Int), drawable: (width: Int, height: Int)) {
+        let own = (self.texture, texSize)
+        self.texture = texture
+        texSize = size
+        currentFilter = -1  // the other texture's filter is unknown
+        draw(viewport: viewport, drawable: drawable)
+        (self.texture, texSize) = own
+        currentFilter = -1
+    }
+
     /// Clears to black and draws the last uploaded frame into the viewport rectangle.
     func draw(viewport: (x: Int, y: Int, width: Int, height: Int), drawable: (width: Int, height: Int)) {
         glViewport(0, 0, GLsizei(drawable.width), GLsizei(drawable.height))

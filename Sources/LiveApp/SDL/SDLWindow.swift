@@ -36,7 +36,8 @@ final class SDLWindow {
     /// Initialises SDL video (throws when there is no display) and opens a
     /// resizable window on `display` (0-based).
     init(title: String, width: Int, height: Int, display: Int = 0, fullscreen: Bool = false,
-         position: (x: Int, y: Int)? = nil, hidden: Bool = false, swapInterval: Int32? = nil) throws {
+         position: (x: Int, y: Int)? = nil, hidden: Bool = false, swapInterval: Int32? = nil,
+         glVersion: (major: Int32, minor: Int32) = (3, 3)) throws {
         let env = ProcessInfo.processInfo.environment
         let explicitDriver = env["SDL_VIDEODRIVER"].map { !$0.isEmpty } ?? false
         if !explicitDriver, (env["DISPLAY"] ?? "").isEmpty, (env["WAYLAND_DISPLAY"] ?? "").isEmpty {
@@ -61,8 +62,8 @@ final class SDLWindow {
             SDL_QuitSubSystem(SDL_INIT_VIDEO)
             throw SDLError(function: "SDL_InitSubSystem", message: "no display answered (only the \(driver) driver)")
         }
-        SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3)
-        SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3)
+        SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, glVersion.major)
+        SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, glVersion.minor)
         SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, Int32(SDL_GL_CONTEXT_PROFILE_CORE.rawValue))
         SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1)
         let displays = Int(SDL_GetNumVideoDisplays())

@@ -110,6 +110,13 @@ final class ImGuiLayer {
         }
     }
 
+    /// `endFrame` for a picture that GL draws from a texture: the panels'
+    /// layer is prepared on the GPU; `drawOverPicture` draws it afterwards.
+    func endFrameDeferred() {
+        ig_render()
+        layerReady = composite != .direct && ig_ui_layer_update(false)
+    }
+
     /// Draws the panels over the picture already in the framebuffer.
     func drawOverPicture() {
         if layerReady { ig_ui_layer_composite_gl() } else { ig_render_gl() }

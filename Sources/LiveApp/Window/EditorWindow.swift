@@ -31,24 +31,37 @@ final class EditorWindow: FrameOutput {
         self.gui = gui
     }
 
-    func show(_ frame: FramePipeline.Frame, image: inout RGBAImage) {
+    func show(_ frame: FramePipeline.Frame, picture: FramePicture) {
         let t0 = clock.now
         // The projector gets the picture before the panels are blended into
-        // it (GL copies the pixels at upload).
+        // it (GL copies the pixels at upload; a GPU picture is read back for
+        // it, since the projector's context does not share the texture).
         if let p = projector {
             p.window.makeCurrent()
+            let image = picture.image
             image.pixels.withUnsafeBytes { p.presenter.upload(pixels: $0.baseAddress!, width: image.width, height: image.height) }
             window.makeCurrent()
         }
         let t1 = clock.now
         gui.beginFrame()
         panelActions = drawPanels()
-        let panelsInImage = gui.endFrame(blendingInto: &image)
-        let t2 = clock.now
         let drawable = window.drawableSize
-        image.pixels.withUnsafeBytes { presenter.upload(pixels: $0.baseAddress!, width: image.width, height: image.height) }
-        presenter.draw(viewport: (0, 0, drawable.width, drawable.height), drawable: drawable)
-        if !panelsInImage { gui.drawOverPicture() }
+        let t2: ContinuousClock.Instant
+        if let texture = picture.texture {
+            // The GPU's picture, drawn from its texture: no CPU round trip.
+            gui.endFrameDeferred()
+            t2 = clock.now
+            presenter.draw(texture: texture, size: (picture.width, picture.height),
+                           viewport: (0, 0, drawable.width, drawable.height), drawable: drawable)
+            gui.drawOverPicture()
+        } else {
+            let panelsInImage = gui.endFrame(blendingInto: &picture.image)
+            t2 = clock.now
+            let image = picture.image
+            image.pixels.withUnsafeBytes { presenter.upload(pixels: $0.baseAddress!, width: image.width, height: image.height) }
+            presenter.draw(viewport: (0, 0, drawable.width, drawable.height), drawable: drawable)
+            if !panelsInImage { gui.drawOverPicture() }
+        }
         if let s = screenshot, frame.tick.time >= s.at {
             screenshot = nil
             do {

@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 import LiveCore
 
@@ -19,6 +20,8 @@ struct LiveOptions: Sendable {
     var seed: UInt64?
     var threads: Int?
     var noGovernor = false
+    /// Which engine runs (`--backend`).
+    var backend = BackendRequest.auto
     var noSession = false
     /// Open the audio panel at start (A toggles it).
     var audioPanel = false
@@ -63,6 +66,8 @@ struct LiveOptions: Sendable {
       --agents N            override the preset's agent count
       --seed S              simulation seed
       --threads N           worker threads (default: one per core)
+      --backend B           auto (default): the GPU engine (OpenGL 4.3 compute) when the GL context has
+                            compute shaders and is not a software rasteriser (llvmpipe); cpu; gpu
       --stats FILE          write one JSON line per second: fps, frame times, bands, onsets, dropped audio,
                             recording (active, frames written, frames dropped)
       --state-file FILE     write the current preset/parameters, audio source/config and the audio
@@ -102,10 +107,14 @@ struct LiveOptions: Sendable {
         o.stateFile = try r.string("--state-file")
         o.windowSize = try r.size("--size")
         o.field = try r.size("--field", max: 4096)
-        o.agents = try r.int("--agents", in: 1_000...8_000_000)
+        o.agents = try r.int("--agents", in: 1_000...128_000_000)
         o.seed = try r.int("--seed", in: 0...Int.max).map(UInt64.init)
         o.threads = try r.int("--threads", in: 1...64)
         o.noGovernor = r.flag("--no-governor")
+        if let b = try r.string("--backend") {
+            guard let k = BackendRequest(rawValue: b) else { throw UsageError("--backend: expected auto, cpu or gpu, got '\(b)'") }
+            o.backend = k
+        }
         o.noSession = r.flag("--no-session")
         o.audioPanel = r.flag("--audio-panel")
         o.noUI = r.flag("--no-ui")

@@ -11,12 +11,29 @@ extension LiveRunner {
         let session = startup.session
         let window: SDLWindow
         let size = options.windowSize ?? (session.windowWidth, session.windowHeight)
-        do {
-            window = try SDLWindow(title: "Physarum Live", width: size.width, height: size.height,
-                                   display: options.display ?? session.display,
-                                   fullscreen: options.fullscreen || session.fullscreen,
-                                   position: options.display == nil && options.windowSize == nil ? session.windowX.flatMap { x in session.windowY.map { (x, $0) } } : nil)
-        } catch {
+        // The GPU engine needs an OpenGL 4.3 context; `auto` falls back to 3.3 (and the CPU).
+        let versions: [(Int32, Int32)] = switch options.backend {
+        case .cpu: [(3, 3)]
+        case .gpu: [(4, 3)]
+        case .auto: [(4, 3), (3, 3)]
+        }
+        var opened: SDLWindow?
+        var lastError: Error?
+        for v in versions where opened == nil {
+            do {
+                opened = try SDLWindow(title: "Physarum Live", width: size.width, height: size.height,
+                                       display: options.display ?? session.display,
+                                       fullscreen: options.fullscreen || session.fullscreen,
+                                       position: options.display == nil && options.windowSize == nil ? session.windowX.flatMap { x in session.windowY.map { (x, $0) } } : nil,
+                                       glVersion: v)
+            } catch {
+                lastError = error
+            }
+        }
+        if let opened {
+            window = opened
+        } else {
+            let error = lastError!
             printError("physarum: no display available (\(error)); use `physarum render` for frames without one")
             return false
         }
@@ -38,8 +55,16 @@ extension LiveRunner {
         }
 
         let field = options.field ?? (1280, 720)
-        pipeline = FramePipeline(field: field, output: (16, 16), params: startup.model.base, seed: startup.seed,
-                                 threads: options.threads ?? Simulation.defaultThreads)
+        do {
+            window.makeCurrent()
+            let engine = try EngineSetup.make(options.backend, contextCurrent: true, field: field, output: (16, 16),
+                                              params: startup.model.base, seed: startup.seed,
+                                              threads: options.threads ?? Simulation.defaultThreads)
+            pipeline = FramePipeline(backend: engine, params: startup.model.base)
+        } catch {
+            printError("physarum: --backend \(options.backend.rawValue): \(error)")
+            return false
+        }
         pipeline.governor.enabled = !options.noGovernor
         pipeline.add(liveSet)
         pipeline.add(editorWindow)

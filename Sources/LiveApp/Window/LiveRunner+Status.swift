@@ -1,6 +1,7 @@
 import AudioReactive
 import Engine
 import Foundation
+import GLEngine
 import LiveCore
 import Storage
 
@@ -10,12 +11,12 @@ extension LiveRunner {
     /// What the panels show this frame that is not in the model.
     func panelStatus() -> LivePanelsFrame.Status {
         let window = editorWindow.window
-        let sim = pipeline.simulation, out = pipeline.outputSize
+        let engine = pipeline.backend, out = pipeline.outputSize
         let governor = pipeline.governor
         return LivePanelsFrame.Status(
             stats: stats,
             overlayLines: [
-                "\(sim.agentCount) agents, field \(sim.width)x\(sim.height), output \(out.width)x\(out.height), \(window.vsync.rawValue)",
+                "\(engine.agentCount) agents, field \(engine.fieldWidth)x\(engine.fieldHeight), \(engine.kind.rawValue), output \(out.width)x\(out.height), \(window.vsync.rawValue)",
                 audio.status.label,
                 "governor: " + (governor.enabled ? governor.summary : "off"),
             ],
@@ -45,6 +46,18 @@ extension LiveRunner {
         return s
     }
 
+    /// The engine in use: backend, what computes (GL_RENDERER on the GPU), GPU memory.
+    func engineStats() -> JSONNode {
+        let e = pipeline.backend
+        var f: [(String, JSONNode)] = [("backend", .string(e.kind.rawValue)), ("renderer", .string(e.rendererName)),
+                                       ("agentLimit", .int(e.maxAgents))]
+        if let gl = e as? GLBackend {
+            f.append(("gpuAllocatedMiB", JSONNode.rounded(Double(gl.allocatedBytes) / 1_048_576, 1)))
+            if let free = GLBackend.freeVideoMemory() { f.append(("gpuFreeMiB", JSONNode.rounded(Double(free) / 1_048_576, 1))) }
+        }
+        return .object(f)
+    }
+
     /// One `--stats` line: frame rate and split, bands, audio, recording, governor.
     func statsLine(elapsed: Double, frames: Int, features: AudioFeatures) -> String {
         let m = stats.meanSplit
@@ -53,7 +66,9 @@ extension LiveRunner {
         let bands: [(String, JSONNode)] = AudioSourceID.allCases.map { ($0.rawValue, r(Double(features[$0].level), 4)) }
         return JSONNode.object([
             ("t", r(elapsed, 3)), ("frames", .int(frames)), ("fps", r(stats.fps, 2)),
-            ("frameMs", .object([("p50", r(stats.percentile(50), 3)), ("p99", r(stats.percentile(99), 3))])),
+            ("frameMs", .object([("p50", r(stats.percentile(50), 3)), ("p99", r(stats.percentile(99), 3)),
+                                 ("max", r(stats.percentile(100), 3))])),
+            ("engine", engineStats()),
             ("split", .object([("sim", r(m.sim, 3)), ("render", r(m.render, 3)), ("present", r(m.present, 3)), ("ui", r(m.ui, 3))])),
             ("bands", .object(bands)), ("onsets", .int(audio.onsetsSeen)), ("droppedAudio", .int(audio.droppedSamples)),
             ("audio", .string(audio.status.label)), ("source", model.audio.source.map(JSONNode.string) ?? .null),

@@ -65,13 +65,14 @@ final class LiveSet: FrameOutput {
 
     /// The finished frame (already faded): does pending thumbnails,
     /// screenshots and recording toggles, and offers the frame to the recorder.
-    func show(_ frame: FramePipeline.Frame, image: inout RGBAImage) {
+    func show(_ frame: FramePipeline.Frame, picture: FramePicture) {
         if !frameEffects.isEmpty {
             let effects = frameEffects
             frameEffects.removeAll()
-            for e in effects { frameReplies += performWithFrame(e, image) }
+            for e in effects { frameReplies += performWithFrame(e, picture.image) }
         }
         if recorder.isRecording {
+            let image = picture.image  // a GPU picture is read back only here
             image.pixels.withUnsafeBytes { recorder.offer($0, width: image.width, height: image.height, time: frame.tick.time) }
         }
     }

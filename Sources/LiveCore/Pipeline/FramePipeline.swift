@@ -14,8 +14,9 @@ import Engine
 /// count): an offline render and a test that feeds the same features get the
 /// same frames. Not thread-safe: one driver thread owns it.
 public final class FramePipeline {
-    /// The simulation (its field size is fixed for the pipeline's life).
-    public let simulation: Simulation
+    /// The engine that simulates and renders (CPU or GPU; its field size is
+    /// fixed for the pipeline's life). Nothing else here knows which it is.
+    public let backend: any EngineBackend
     /// Base parameters + features + routes → modulated parameters.
     public var modulator = Modulator()
     /// Lowers agents, resolution and effects when frames run over budget
@@ -23,46 +24,51 @@ public final class FramePipeline {
     public var governor = Governor()
     /// Steps per frame; nil = the effective sim speed. Fractions carry over.
     public var stepsPerFrame: Double?
-    /// The last frame's picture.
-    public private(set) var image: RGBAImage
+    /// The last frame's picture (read back from the GPU only when asked).
+    public let picture: FramePicture
     /// The last frame's effective parameters (modulated, governed).
     public private(set) var effective: PresetParams
     /// Frames run so far.
     public private(set) var frameCount = 0
-    private var renderer: Renderer
     private var stepCredit = StepCredit()
     private var lastSteps = 0
     private var outputs: [any FrameOutput] = []
 
     /// A pipeline with a `field` simulation seeded with `seed`, rendering at
     /// `output` size. The governor starts disabled.
-    public init(field: (width: Int, height: Int), output: (width: Int, height: Int), params: PresetParams,
-                seed: UInt64, threads: Int = Simulation.defaultThreads) {
-        simulation = Simulation(width: field.width, height: field.height, params: params, seed: seed, threads: threads)
-        renderer = Renderer(width: output.width, height: output.height, threads: threads)
-        image = RGBAImage(width: output.width, height: output.height)
+    public convenience init(field: (width: Int, height: Int), output: (width: Int, height: Int), params: PresetParams,
+                            seed: UInt64, threads: Int = Simulation.defaultThreads) {
+        self.init(backend: CPUBackend(field: field, output: output, params: params, seed: seed, threads: threads),
+                  params: params)
+    }
+
+    /// A pipeline driving `backend` (already seeded); the governor starts disabled.
+    public init(backend: any EngineBackend, params: PresetParams) {
+        self.backend = backend
+        picture = FramePicture(backend: backend)
         effective = params
         governor.enabled = false
     }
 
     /// The render size in use.
-    public var outputSize: (width: Int, height: Int) { (renderer.width, renderer.height) }
-    /// Worker threads of the simulation and the renderer.
-    public var threads: Int { simulation.threads }
+    public var outputSize: (width: Int, height: Int) { (backend.outputWidth, backend.outputHeight) }
+    /// Worker threads of the engine's CPU work.
+    public var threads: Int { backend.threads }
+    /// The last frame's picture on the CPU (a read-back on the GPU backend).
+    public var image: RGBAImage { picture.image }
 
     /// Adds an output; outputs see every frame in the order they were added.
     public func add(_ output: any FrameOutput) { outputs.append(output) }
 
     /// Runs `steps` simulation steps with `params` before the first frame.
     public func warmUp(steps: Int, params: PresetParams) {
-        if steps > 0 { simulation.step(params, count: steps) }
+        if steps > 0 { backend.step(backend.limited(params), count: steps) }
     }
 
     /// Clears the field and respawns the agents (a preset load): the trail
     /// history of the renderer and the routes' smoothing start again.
     public func reseed(seed: UInt64, params: PresetParams) {
-        simulation.reset(seed: seed, params: params)
-        renderer.resetHistory()
+        backend.reset(seed: seed, params: backend.limited(params))
         modulator.reset()
     }
 
@@ -109,21 +115,18 @@ public final class FramePipeline {
     /// the render): modulation → governor → steps. Returns the effective
     /// parameters; call `render(_:params:)` next.
     public func simulate(_ input: Input) -> PresetParams {
-        let p = governor.adjust(modulator.process(base: input.base, features: input.features))
+        let p = backend.limited(governor.adjust(modulator.process(base: input.base, features: input.features)))
         effective = p
         lastSteps = stepCredit.steps(speed: stepsPerFrame ?? p[.simSpeed])
-        simulation.step(p, count: lastSteps)
+        backend.step(p, count: lastSteps)
         return p
     }
 
     /// The render half of a frame: the post chain at the input's size, then
     /// the output brightness.
     public func render(_ input: Input, params p: PresetParams) {
-        if let size = input.outputSize, size.width != renderer.width || size.height != renderer.height {
-            renderer = Renderer(width: size.width, height: size.height, threads: simulation.threads)
-        }
-        renderer.render(sim: simulation, params: p, into: &image)
-        image.scaleBrightness(input.brightness)
+        if let size = input.outputSize { backend.setOutputSize(width: size.width, height: size.height) }
+        picture.render(params: p, brightness: input.brightness)
     }
 
     /// Hands the current picture to the outputs (after `simulate` + `render`).
@@ -131,7 +134,7 @@ public final class FramePipeline {
     public func deliver(tick: FrameTick) -> Frame {
         let frame = Frame(tick: tick, params: effective, steps: lastSteps)
         frameCount += 1
-        for o in outputs { o.show(frame, image: &image) }
+        for o in outputs { o.show(frame, picture: picture) }
         return frame
     }
 }
@@ -141,8 +144,9 @@ public final class FramePipeline {
 /// pipeline's thread, in the order the outputs were added; must not block
 /// (hand slow work to a queue).
 public protocol FrameOutput: AnyObject {
-    /// The frame `frame` whose picture is `image`. An output may draw into
-    /// the picture for the outputs after it (the window draws its panels
-    /// last); the picture is valid during the call only.
-    func show(_ frame: FramePipeline.Frame, image: inout RGBAImage)
+    /// The frame `frame` whose picture is `picture`. An output may draw into
+    /// `picture.image` for the outputs after it (the window draws its panels
+    /// last); touching `picture.image` reads a GPU picture back, so outputs
+    /// that can use `picture.texture` should. Valid during the call only.
+    func show(_ frame: FramePipeline.Frame, picture: FramePicture)
 }
