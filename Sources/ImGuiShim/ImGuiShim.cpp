@@ -108,6 +108,15 @@ void ig_render(void) { ImGui::Render(); }
 void ig_render_gl(void) { ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData()); }
 int ig_draw_vertex_count(void) { ImDrawData *d = ImGui::GetDrawData(); return d ? d->TotalVtxCount : 0; }
 
+void ig_bring_current_window_to_front(void) { ImGui::BringWindowToDisplayFront(ImGui::GetCurrentWindow()); }
+int ig_window_display_index(const char *name) {
+    ImGuiWindow *w = ImGui::FindWindowByName(name);
+    if (!w) return -1;
+    ImGuiContext &g = *ImGui::GetCurrentContext();
+    for (int i = 0; i < g.Windows.Size; i++) if (g.Windows[i] == w) return i;
+    return -1;
+}
+
 void ig_io_set_mouse_pos(float x, float y) { ImGui::GetIO().MousePos = ImVec2(x, y); }
 void ig_io_set_mouse_button(int button, bool down) { if (button >= 0 && button < 5) ImGui::GetIO().MouseDown[button] = down; }
 void ig_io_add_mouse_wheel(float v) { ImGui::GetIO().MouseWheel += v; }

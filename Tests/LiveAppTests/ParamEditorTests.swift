@@ -219,4 +219,33 @@ final class EditorRig {
             #expect(rig.model.base == rig.preset.params)
         }
     }
+
+    @Test func mutateAmountAndMorphStepLikeEverySlider() throws {
+        try HeadlessImGui.run { ui in
+            let rig = EditorRig()
+            ui.frames(2, rig.draw)
+            ui.moveMouse(to: try rig.rect("slider:mutateAmount").center)
+            ui.frames(2, rig.draw)
+            let m0 = rig.editor.mutateAmount
+            ui.tap(ScanCode.right, rig.draw)
+            #expect(abs(rig.editor.mutateAmount - m0 - 0.49 / 100) < 1e-9, "\(m0) → \(rig.editor.mutateAmount)")
+            ui.mods(shift: true)
+            ui.tap(ScanCode.left, rig.draw)
+            ui.mods()
+            #expect(abs(rig.editor.mutateAmount - m0 - 0.49 / 100 * 0.9) < 1e-9)
+            ui.tap(ScanCode.end, rig.draw)
+            #expect(rig.editor.mutateAmount == 0.5)
+
+            rig.editor.morphTarget = "other"
+            ui.moveMouse(to: try rig.rect("slider:morph").center)
+            ui.frames(2, rig.draw)
+            let base = rig.model.base
+            ui.mods(alt: true)
+            ui.tap(ScanCode.right, rig.draw)
+            ui.mods()
+            #expect(abs(rig.editor.morphT - 0.1) < 1e-9)
+            #expect(rig.actions.last == .morph(presetID: "other", t: rig.editor.morphT))
+            #expect(rig.model.base != base, "the look moved toward the target")
+        }
+    }
 }

@@ -91,6 +91,10 @@ void ig_set_next_window_size(float w, float h, int cond);
 void ig_set_next_window_bg_alpha(float alpha);
 void ig_set_next_window_collapsed(bool collapsed, int cond);
 void ig_set_next_window_focus(void);
+/* Draws the current window above every other window (without taking focus). */
+void ig_bring_current_window_to_front(void);
+/* Position of a window in the display order (0 = drawn first, at the back), -1 if none. */
+int ig_window_display_index(const char *name);
 void ig_same_line(float offset, float spacing);
 void ig_separator(void);
 void ig_spacing(void);

@@ -72,21 +72,20 @@ struct LibraryPanel {
         var on = model.playlistOn
         if UI.checkbox("Auto-cycle", &on) { dispatch(.togglePlaylist) }
         rects["cycle"] = UI.lastItemRect
-        if ig_is_item_hovered(0) { UI.tooltip("Space: show each preset for the dwell time, fade to black, switch, fade in") }
+        ParamEditor.hint("cycle")
         UI.sameLine()
         var pinned = model.live.cycle.pinnedOnly
         if UI.checkbox("Pinned only", &pinned) { dispatch(.live(.setPinnedOnly(pinned))) }
         rects["pinnedOnly"] = UI.lastItemRect
-        if ig_is_item_hovered(0) { UI.tooltip("Cycle through pinned presets only (all presets when none is pinned)") }
+        ParamEditor.hint("pinnedOnly")
         UI.sameLine()
-        ig_set_next_item_width(110)
-        var dwell = model.live.cycle.dwell
         let r = CycleSettings.dwellRange
-        let flags = UI.SliderFlags.alwaysClamp | UI.SliderFlags.logarithmic
-        if "##dwell".withCString({ ig_slider_double($0, &dwell, r.lowerBound, r.upperBound, "dwell %.0f s", flags) }) {
+        let spec = PreciseSlider.Spec(min: r.lowerBound, max: r.upperBound, logarithmic: true, format: "dwell %.0f s")
+        for case .set(let dwell) in PreciseSlider.draw("##dwell", value: model.live.cycle.dwell, spec: spec, width: 110) {
             dispatch(.live(.setDwell(dwell)))
         }
         rects["dwell"] = UI.lastItemRect
+        ParamEditor.hint("dwell")
         if model.playlistOn, let t = untilNext {
             UI.sameLine()
             UI.textDisabled("next in \(Int(t.rounded(.up))) s")
@@ -181,7 +180,7 @@ struct LibraryPanel {
             let n = name.trimmingSpaces.isEmpty ? (model.currentPreset?.name ?? "Look \(slot! + 1)") : name
             dispatch(.library(.saveToSlot(slot!, name: n)))
         }
-        if ig_is_item_hovered(0) { UI.tooltip("Save the current look into the selected slot (asks before replacing)") }
+        ParamEditor.hint("save")
         UI.sameLine()
         if button("Rename", "rename", enabled: occupied) { dispatch(.library(.renameSlot(slot!, name))) }
         UI.sameLine()

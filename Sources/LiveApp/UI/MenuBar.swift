@@ -14,6 +14,9 @@ enum MenuBar {
             if ig_menu_item("Audio panel", "A", model.audio.panelVisible, true) { dispatch(.audio(.togglePanel)) }
             if ig_menu_item("Library", "L", model.live.libraryPanelVisible, true) { dispatch(.live(.toggleLibraryPanel)) }
             if ig_menu_item("Keys", "?", false, true) { dispatch(.live(.toggleKeyHelp)) }
+            if "Notices (\(model.notices.history.count))".withCString({ ig_menu_item($0, nil, model.notices.windowOpen, true) }) {
+                dispatch(.toggleNoticesWindow)
+            }
             ig_separator()
             if ig_menu_item("UI larger", "Ctrl +", false, true) { dispatch(.uiScaleStep(1)) }
             if ig_menu_item("UI smaller", "Ctrl -", false, true) { dispatch(.uiScaleStep(-1)) }

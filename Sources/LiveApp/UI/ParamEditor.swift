@@ -11,7 +11,8 @@ import LiveCore
 /// changes the model itself.
 struct ParamEditor {
     /// Screen rectangles of the last frame's items, keyed "label:<id>",
-    /// "slider:<id>", "lock:<id>", "help:<id>" (tests aim the mouse with them).
+    /// "slider:<id>", "lock:<id>", "help:<id>", "slider:mutateAmount",
+    /// "slider:morph" (tests aim the mouse with them).
     private(set) var rects: [String: UI.Rect] = [:]
     var mutateAmount = 0.15
     var morphTarget: String?
@@ -29,6 +30,10 @@ struct ParamEditor {
     static func step(_ spec: ParamSpec, shift: Bool, alt: Bool) -> Double {
         PreciseSlider.step(span: spec.span, integer: spec.integer, shift: shift, alt: alt)
     }
+
+    /// The toolbar's own sliders (they step like every other slider).
+    static let mutateSpec = PreciseSlider.Spec(min: 0.01, max: 0.5, format: "%.2f")
+    static let morphSpec = PreciseSlider.Spec(min: 0, max: 1, format: "morph %.2f")
 
     /// Draws the editor window.
     mutating func draw(model: AppModel, dispatch: (AppAction) -> Void) {
@@ -67,20 +72,23 @@ struct ParamEditor {
         UI.sameLine()
         if UI.smallButton(">") { dispatch(.next) }
         if UI.button("Randomize") { seed &+= 1; dispatch(.randomize(seed: seed)) }
+        Self.hint("randomize")
         UI.sameLine()
         if UI.button("Mutate") { seed &+= 1; dispatch(.mutate(amount: mutateAmount, seed: seed)) }
+        Self.hint("mutate")
         UI.sameLine()
-        ig_set_next_item_width(80)
-        var m = mutateAmount
-        if "##mutateAmount".withCString({ ig_slider_double($0, &m, 0.01, 0.5, "%.2f", UI.SliderFlags.alwaysClamp) }) { mutateAmount = m }
-        if ig_is_item_hovered(0) { UI.tooltip("How far Mutate moves each unlocked parameter (fraction of its range)") }
+        for case .set(let m) in PreciseSlider.draw("##mutateAmount", value: mutateAmount, spec: Self.mutateSpec, width: 80) {
+            mutateAmount = m
+        }
+        rects["slider:mutateAmount"] = UI.lastItemRect
+        Self.hint("mutateAmount")
         UI.sameLine()
         if UI.button("Undo") { dispatch(.undo) }
         UI.sameLine()
         if UI.button("Redo") { dispatch(.redo) }
         UI.sameLine()
         if UI.button("Reset all") { dispatch(.resetAll) }
-        if ig_is_item_hovered(0) { UI.tooltip("Every parameter back to the loaded preset's values") }
+        Self.hint("resetAll")
         // Morph toward a preset.
         let targetName = morphTarget.flatMap { id in model.presets.first { $0.id == id }?.name } ?? "Morph to…"
         ig_set_next_item_width(labelWidth)
@@ -92,13 +100,13 @@ struct ParamEditor {
             ig_end_combo()
         }
         UI.sameLine()
-        ig_set_next_item_width(sliderWidth - 20)
-        var t = morphT
-        if "Morph##t".withCString({ ig_slider_double($0, &t, 0, 1, "%.2f", UI.SliderFlags.alwaysClamp) }), let id = morphTarget {
+        for case .set(let t) in PreciseSlider.draw("##morphT", value: morphT, spec: Self.morphSpec, width: sliderWidth - 20) {
+            guard let id = morphTarget else { continue }
             morphT = t
             dispatch(.morph(presetID: id, t: t))
         }
-        if ig_is_item_hovered(0) { UI.tooltip("Blend the current look toward the chosen preset (locked parameters stay)") }
+        rects["slider:morph"] = UI.lastItemRect
+        Self.hint("morph")
         UI.separator()
     }
 
@@ -112,7 +120,7 @@ struct ParamEditor {
                 let keys = tab < 0 ? (0..<ParamKey.speciesCount).map { ParamKey.species($0, f) } : [ParamKey.species(tab, f)]
                 scalarRow(keys[0].spec, keys: keys, model: model, dispatch)
             }
-            if tab >= 0 { colorRow("species.\(tab).color", "Colour", model.base.color(species: tab), model) { dispatch(.setSpeciesColor(tab, $0)) } }
+            if tab >= 0 { colorRow("species.\(tab).color", "Colour", model.base.color(species: tab), model, dispatch) { dispatch(.setSpeciesColor(tab, $0)) } }
             UI.popID()
             ig_end_tab_item()
         }
@@ -120,13 +128,13 @@ struct ParamEditor {
 
     private mutating func spawnAndRender(_ model: AppModel, _ dispatch: (AppAction) -> Void) {
         let others = Dictionary(uniqueKeysWithValues: ParamRegistry.others.map { ($0.id, $0) })
-        choiceRow(others["spawn.pattern"]!, current: model.base.spawnPattern.rawValue) {
+        choiceRow(others["spawn.pattern"]!, current: model.base.spawnPattern.rawValue, model, dispatch) {
             if let p = SpawnPattern(rawValue: $0) { dispatch(.setSpawnPattern(p)) }
         }
-        choiceRow(others["render.blendMode"]!, current: model.base.blendMode.rawValue) {
+        choiceRow(others["render.blendMode"]!, current: model.base.blendMode.rawValue, model, dispatch) {
             if let m = BlendMode(rawValue: $0) { dispatch(.setBlendMode(m)) }
         }
-        colorRow("render.background", "Background", model.base.background, model) { dispatch(.setBackground($0)) }
+        colorRow("render.background", "Background", model.base.background, model, dispatch) { dispatch(.setBackground($0)) }
     }
 
     /// One scalar: label (double-click resets), slider, help marker, lock.
@@ -140,7 +148,7 @@ struct ParamEditor {
         }
         UI.pushID(id)
         defer { UI.popID() }
-        let resetAsked = PreciseSlider.resetLabel(spec.label + (mixed ? " ≠" : ""), tooltip: "Double-click to reset to the preset's value")
+        let resetAsked = PreciseSlider.resetLabel(spec.label + (mixed ? " ≠" : ""), tooltip: ControlWordTable.resetHint)
         rects["label:" + id] = UI.lastItemRect
         if resetAsked {
             if keys.count == 1 { dispatch(.resetParam(keys[0])) } else {
@@ -164,20 +172,31 @@ struct ParamEditor {
             case .end: dispatch(.endEdit)
             }
         }
-        // Help marker: tooltip on hover, popover on click.
-        UI.sameLine()
-        rects["help:" + id] = PreciseSlider.helpMarker(spec.label, spec.help)
-        // Lock.
-        UI.sameLine()
-        var locked = model.locks.contains(id) || keys.allSatisfy { model.locks.contains($0.id) }
-        if "##lock".withCString({ ig_checkbox($0, &locked) }) {
-            for k in (keys.count > 1 ? keys : [keys[0]]) where model.locks.contains(k.id) != locked { dispatch(.toggleLock(k.id)) }
-        }
-        rects["lock:" + id] = UI.lastItemRect
-        if ig_is_item_hovered(0) { UI.tooltip("Lock: Randomize, Mutate and Morph leave it alone") }
+        helpAndLock(id, lockIDs: keys.map(\.id), model, dispatch)
     }
 
-    private mutating func choiceRow(_ spec: OtherParamSpec, current: String, _ pick: (String) -> Void) {
+    /// The help marker (tooltip on hover, popover on click) and the lock box
+    /// of control `id`; the lock covers `lockIDs` (every species on the All tab).
+    private mutating func helpAndLock(_ id: String, lockIDs: [String], _ model: AppModel, _ dispatch: (AppAction) -> Void) {
+        let words = ControlWordTable.words(id) ?? ControlWords(label: id, hint: "")
+        UI.sameLine()
+        rects["help:" + id] = PreciseSlider.helpMarker(words.label, words.hint)
+        UI.sameLine()
+        var locked = model.locks.contains(id) || lockIDs.allSatisfy { model.locks.contains($0) }
+        if "##lock".withCString({ ig_checkbox($0, &locked) }) {
+            for k in lockIDs where model.locks.contains(k) != locked { dispatch(.toggleLock(k)) }
+        }
+        rects["lock:" + id] = UI.lastItemRect
+        if ig_is_item_hovered(0) { UI.tooltip(ControlWordTable.lockHint(words.label)) }
+    }
+
+    /// The table's hint as the last item's tooltip.
+    static func hint(_ id: String) {
+        if ig_is_item_hovered(0) { UI.tooltip(ControlWordTable.hint(id)) }
+    }
+
+    private mutating func choiceRow(_ spec: OtherParamSpec, current: String, _ model: AppModel, _ dispatch: (AppAction) -> Void,
+                                    _ pick: (String) -> Void) {
         UI.pushID(spec.id)
         defer { UI.popID() }
         UI.text(spec.label)
@@ -188,12 +207,11 @@ struct ParamEditor {
             ig_end_combo()
         }
         rects["choice:" + spec.id] = UI.lastItemRect
-        UI.sameLine()
-        UI.textDisabled("(?)")
-        if ig_is_item_hovered(0) { UI.helpTooltip(spec.help) }
+        helpAndLock(spec.id, lockIDs: [spec.id], model, dispatch)
     }
 
-    private mutating func colorRow(_ id: String, _ label: String, _ c: RGBColor, _ model: AppModel, _ set: (RGBColor) -> Void) {
+    private mutating func colorRow(_ id: String, _ label: String, _ c: RGBColor, _ model: AppModel, _ dispatch: (AppAction) -> Void,
+                                   _ set: (RGBColor) -> Void) {
         UI.pushID(id)
         defer { UI.popID() }
         UI.text(label)
@@ -207,5 +225,6 @@ struct ParamEditor {
             let n = RGBColor(r: b(rgb[0]), g: b(rgb[1]), b: b(rgb[2]))
             if n != c { set(n) }
         }
+        helpAndLock(id, lockIDs: [id], model, dispatch)
     }
 }

@@ -58,7 +58,7 @@ struct LiveOptions: Sendable {
       --output-display N    also open an output-only fullscreen window (no panels) on display N
       --size WxH            window size (default 1280x720)
       --field WxH           simulation field size (default 1280x720)
-      --agents N            override the preset's agent count
+      --agents N            the agent count of every preset loaded (given twice, the last wins)
       --seed S              simulation seed
       --threads N           worker threads (default: one per core)
       --stats FILE          write one JSON line per second: fps, frame times, bands, onsets, dropped audio,

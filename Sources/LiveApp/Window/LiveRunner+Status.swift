@@ -22,7 +22,8 @@ extension LiveRunner {
             demo: audio.status == .demo,
             remote: remoteEditor.map { ($0.statusLine, $0.synced) },
             displayCount: SDLWindow.displayCount,
-            display: (Float(window.size.width), Float(window.size.height)))
+            display: (Float(window.size.width), Float(window.size.height)),
+            time: clockSeconds)
     }
 
     /// The session as it is now (window placement, look, locks, audio).
@@ -42,6 +43,10 @@ extension LiveRunner {
         s.audio = model.audio.config.withoutSolo
         s.audioConfigPath = model.audio.file?.path
         s.source = model.audio.source
+        s.dwell = model.live.cycle.dwell
+        s.pinnedOnly = model.live.cycle.pinnedOnly
+        s.libraryPanel = model.live.libraryPanelVisible
+        s.audioPanel = model.audio.panelVisible
         return s
     }
 
@@ -81,10 +86,7 @@ extension LiveRunner {
     /// panel's item rectangles in window pixels (scripts and integration
     /// tests aim xdotool clicks with them).
     private func audioState() -> JSONNode {
-        let r = JSONNode.rounded
-        let rects: [(String, JSONNode)] = audioShell.panel.rects.sorted { $0.key < $1.key }.map { k, b in
-            (k, .array([r(Double(b.x0), 1), r(Double(b.y0), 1), r(Double(b.x1), 1), r(Double(b.y1), 1)]))
-        }
+        let rects = Self.rectMembers(audioShell.panel.rects)
         return .object([
             ("source", model.audio.source.map(JSONNode.string) ?? .null),
             ("status", .string(audioShell.link?.status.label ?? "audio off")),
@@ -94,6 +96,28 @@ extension LiveRunner {
             ("panelVisible", .bool(model.audio.panelVisible)),
             ("panel", .object(model.audio.panelVisible && model.uiVisible ? rects : [])),
         ])
+    }
+
+    /// Notices for `--state-file`: the session's history (level and text),
+    /// the ids on screen, whether the window is open, and the strip's and
+    /// window's item rectangles.
+    private func noticesState() -> JSONNode {
+        let board = model.notices
+        return .object([
+            ("history", .array(board.history.map { .object([("id", .int($0.id)), ("level", .string($0.level.rawValue)), ("text", .string($0.text))]) })),
+            ("shown", .array(board.visible.map { .int($0.id) })),
+            ("hidden", .int(board.hiddenCount)),
+            ("windowOpen", .bool(board.windowOpen)),
+            ("rects", .object(model.uiVisible ? Self.rectMembers(panels.notices.rects) : [])),
+        ])
+    }
+
+    /// Item rectangles as `name: [x0, y0, x1, y1]` in window pixels, sorted by name.
+    static func rectMembers(_ rects: [String: UI.Rect]) -> [(String, JSONNode)] {
+        let r = JSONNode.rounded
+        return rects.sorted { $0.key < $1.key }.map { k, b in
+            (k, .array([r(Double(b.x0), 1), r(Double(b.y0), 1), r(Double(b.x1), 1), r(Double(b.y1), 1)]))
+        }
     }
 
     /// Rewrites the `--state-file` off the frame path (`sync`: waits, for the last one at quit).
@@ -107,6 +131,7 @@ extension LiveRunner {
         let state = remoteEditor?.state(model) ?? HostLink.snapshot(model)
         if let r = remoteEditor { extra = [("revision", .int(Int(state.revision))), ("connected", .bool(r.synced))] }
         extra.append(("audio", audioState()))
+        extra.append(("notices", noticesState()))
         StateDumpWriter.shared.write(StateDump.text(state, extra: extra), to: path, sync: sync)
     }
 }

@@ -69,7 +69,7 @@ final class LiveSet: FrameOutput {
         if !frameEffects.isEmpty {
             let effects = frameEffects
             frameEffects.removeAll()
-            for e in effects { frameReplies += performWithFrame(e, image) }
+            for e in effects { frameReplies += performWithFrame(e, image, frame) }
         }
         if recorder.isRecording {
             image.pixels.withUnsafeBytes { recorder.offer($0, width: image.width, height: image.height, time: frame.tick.time) }
@@ -91,7 +91,7 @@ final class LiveSet: FrameOutput {
         }
     }
 
-    private func performWithFrame(_ effect: AppEffect, _ image: RGBAImage) -> [AppAction] {
+    private func performWithFrame(_ effect: AppEffect, _ image: RGBAImage, _ frame: FramePipeline.Frame) -> [AppAction] {
         switch effect {
         case .library(let e):
             let thumb = Thumbnail.make(from: image.pixels, width: image.width, height: image.height)
@@ -101,11 +101,18 @@ final class LiveSet: FrameOutput {
             return Screenshot.save(image, worker: worker, environment: environment)
                 ? [] : [.notice("Screenshot not saved: file work is falling behind", .error)]
         case .capture(.toggleRecording):
-            recorder.toggle(width: image.width, height: image.height)
+            recorder.toggle(width: image.width, height: image.height, note: Self.governorNote(frame.resolutionFactor))
             return []
         default:
             return []
         }
+    }
+
+    /// What a recording says when the governor renders below the full size.
+    static func governorNote(_ factor: Double) -> String? {
+        guard factor < 1 else { return nil }
+        let pct = Int((factor * 100).rounded())
+        return "the governor had lowered the resolution to \(pct) % to keep the frame rate (--no-governor records at full size)"
     }
 
     /// Draws the library panel, slot picker, key overlay and indicators.

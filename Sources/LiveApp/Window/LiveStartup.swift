@@ -56,7 +56,7 @@ struct LiveStartup {
         } else if let s = saved {
             model.restoreSession(presetID: model.currentPreset?.id, base: model.base, locks: Set(s.locks), uiScale: s.uiScale)
         }
-        if let a = options.agents { _ = model.handle(.setParam(.agents, Double(a))) }
+        model.agentOverride = options.agents
         let audio = Self.startingAudioConfig(options: options, session: saved, store: configStore)
         if let n = audio.notice { notices.append(n) }
         model.audio = AudioModel(config: audio.config, file: audio.file, source: options.source ?? saved?.source)
