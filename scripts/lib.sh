@@ -22,6 +22,9 @@ ensure_packages() {
 APP_PACKAGES=(pkg-config libpulse-dev libfftw3-dev libsdl2-dev libgl-dev libimgui-dev libsndfile1-dev libpng-dev fonts-dejavu-core)
 # What the tests add: a private PulseAudio daemon, a virtual X display, signal tools, ffmpeg.
 TEST_PACKAGES=(pulseaudio pulseaudio-utils xvfb x11-apps xdotool sox ffmpeg xauth)
+# Evaluation tooling only (scripts/onset-eval-set, scripts/onset-eval; no test needs them): real
+# sampled drum kits, a General MIDI soundfont and its synthesiser, aubio's detectors as the baseline.
+EVAL_PACKAGES=(python3 python3-numpy sox hydrogen-drumkits hydrogen-drumkits-effects fluid-soundfont-gm fluidsynth aubio-tools)
 
 # Starts a private virtual X display: Xvfb on the first free display number
 # from FIRST (default 90) with a WxH screen, logging to LOG. Sets XVFB_PID and

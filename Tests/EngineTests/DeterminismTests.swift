@@ -4,17 +4,8 @@ import Testing
 /// Same seed + params + steps ⇒ bit-identical field and agents for any thread count.
 @Suite struct DeterminismTests {
     static func busyLook() -> PresetParams {
-        var p = PresetParams()
-        p[.agents] = 60_000
-        p[.chaosInterval] = 7
-        p[.chaosStrength] = 0.3
-        p[.rhythm] = 0.6
-        p[.diffusion] = 2
-        p[.fade] = 0.01
-        p[.trailCap] = 20
-        p[.matrix(0, 1)] = -0.8
-        p[.matrix(1, 2)] = 0.7
-        return p
+        PresetParams().setting([.agents: 60_000, .chaosInterval: 7, .chaosStrength: 0.3, .rhythm: 0.6, .diffusion: 2,
+                                .fade: 0.01, .trailCap: 20, .matrix(0, 1): -0.8, .matrix(1, 2): 0.7])
     }
 
     static func run(threads: Int, steps: Int = 40) -> (UInt64, UInt64, Int) {

@@ -6,11 +6,24 @@ import Testing
 @Suite struct RenderEffectTests {
     static let w = 160, h = 96
 
+    /// Renders `f` at the suite's size.
+    static func draw(_ f: SyntheticField, _ p: PresetParams) -> RGBAImage {
+        f.render(Renderer(width: w, height: h, threads: 2), p)
+    }
+
+    /// Discs of species `a` and `b` at `value`, overlapping in the middle (centres x 50 and 80, radius 20).
+    static func overlappingDiscs(_ a: Int, _ b: Int, value: Float) -> SyntheticField {
+        var f = SyntheticField(width: w, height: h)
+        f.disc(species: a, cx: 50, cy: 48, r: 20, value: value)
+        f.disc(species: b, cx: 80, cy: 48, r: 20, value: value)
+        return f
+    }
+
     @Test func saturationZeroMakesEveryPixelGrey() {
         let f = SyntheticField.pattern(width: Self.w, height: Self.h)
         var p = allEffectsParams()
         p[.saturation] = 0
-        let img = f.render(Renderer(width: Self.w, height: Self.h, threads: 2), p)
+        let img = Self.draw(f, p)
         var coloured = 0
         for y in 0..<img.height {
             for x in 0..<img.width {
@@ -32,9 +45,9 @@ import Testing
             return sum / Double(img.width * img.height)
         }
         var q = neutralParams()
-        let neutral = f.render(Renderer(width: Self.w, height: Self.h, threads: 2), q)
+        let neutral = Self.draw(f, q)
         q[.saturation] = 2
-        let vivid = f.render(Renderer(width: Self.w, height: Self.h, threads: 2), q)
+        let vivid = Self.draw(f, q)
         #expect(chroma(neutral) > 10)
         #expect(chroma(vivid) > chroma(neutral) * 1.2, "saturation 2: \(chroma(vivid)) vs 1: \(chroma(neutral))")
     }
@@ -113,9 +126,9 @@ import Testing
     func kaleidoscopeIsMirrorSymmetricAboutItsAxes(axes: Int) {
         let f = SyntheticField.pattern(width: Self.w, height: Self.h)
         var p = neutralParams()
-        let plain = f.render(Renderer(width: Self.w, height: Self.h, threads: 2), p)
+        let plain = Self.draw(f, p)
         p[.kaleidoscope] = Double(axes)
-        let img = f.render(Renderer(width: Self.w, height: Self.h, threads: 2), p)
+        let img = Self.draw(f, p)
         for m in 0..<axes {
             let angle = Double(m) * .pi / Double(axes)
             let mirrored = Self.asymmetry(img, axisAngle: angle)
@@ -132,9 +145,9 @@ import Testing
         f.fill(species: 0) { _, _ in 10 }
         f.fill(species: 1) { _, _ in 10 }
         var p = neutralParams()
-        let off = f.render(Renderer(width: Self.w, height: Self.h, threads: 2), p)
+        let off = Self.draw(f, p)
         p[.vignette] = 1
-        let on = f.render(Renderer(width: Self.w, height: Self.h, threads: 2), p)
+        let on = Self.draw(f, p)
         let centreOff = off.meanLuma(x0: 70, y0: 40, x1: 90, y1: 56), centreOn = on.meanLuma(x0: 70, y0: 40, x1: 90, y1: 56)
         let cornersOn = [on.meanLuma(x0: 0, y0: 0, x1: 3, y1: 3), on.meanLuma(x0: Self.w - 3, y0: 0, x1: Self.w, y1: 3),
                          on.meanLuma(x0: 0, y0: Self.h - 3, x1: 3, y1: Self.h), on.meanLuma(x0: Self.w - 3, y0: Self.h - 3, x1: Self.w, y1: Self.h)]
@@ -149,10 +162,10 @@ import Testing
         f.disc(species: 0, cx: 80, cy: 48, r: 5, value: 400)
         f.disc(species: 2, cx: 80, cy: 48, r: 5, value: 400)
         var p = neutralParams()
-        let off = f.render(Renderer(width: Self.w, height: Self.h, threads: 2), p)
+        let off = Self.draw(f, p)
         p[.bloom] = 1
         p[.bloomThreshold] = 0.3
-        let on = f.render(Renderer(width: Self.w, height: Self.h, threads: 2), p)
+        let on = Self.draw(f, p)
         // A ring 8–14 px from the spot: dark without bloom, lit with it.
         var ringOff = 0.0, ringOn = 0.0, n = 0.0
         for y in 0..<Self.h {
@@ -166,7 +179,7 @@ import Testing
         #expect(on.meanLuma(x0: 0, y0: 0, x1: 20, y1: 20) == off.meanLuma(x0: 0, y0: 0, x1: 20, y1: 20), "far away stays as it was")
         // Nothing is brighter than threshold 1: no glow at all.
         p[.bloomThreshold] = 1
-        #expect(f.render(Renderer(width: Self.w, height: Self.h, threads: 2), p) == off)
+        #expect(Self.draw(f, p) == off)
 
         // An all-dark frame stays exactly the background, even at full bloom and threshold 0.
         let dark = SyntheticField(width: Self.w, height: Self.h)
@@ -174,7 +187,7 @@ import Testing
         q.background = RGBColor(r: 0x10, g: 0x08, b: 0x18)
         q[.bloom] = 2
         q[.bloomThreshold] = 0
-        let img = dark.render(Renderer(width: Self.w, height: Self.h, threads: 2), q)
+        let img = Self.draw(dark, q)
         var bgOnly = RGBAImage(width: Self.w, height: Self.h)
         bgOnly.fill(q.background)
         #expect(img == bgOnly)
@@ -186,7 +199,7 @@ import Testing
         b.disc(species: 1, cx: 40, cy: 40, r: 12, value: 30)
         var p = neutralParams()
         p[.bloom] = 0.5
-        let fresh = b.render(Renderer(width: Self.w, height: Self.h, threads: 2), p)
+        let fresh = Self.draw(b, p)
         let r = Renderer(width: Self.w, height: Self.h, threads: 2)
         _ = a.render(r, p)
         #expect(b.render(r, p) == fresh, "feedback 0: the previous frame leaves no trace")
@@ -200,12 +213,10 @@ import Testing
     }
 
     @Test func additiveEmitsLightAndSaturatesOnBrightBackgrounds() {
-        var f = SyntheticField(width: Self.w, height: Self.h)
-        f.disc(species: 0, cx: 50, cy: 48, r: 20, value: 15)
-        f.disc(species: 1, cx: 80, cy: 48, r: 20, value: 15)
+        let f = Self.overlappingDiscs(0, 1, value: 15)
         var p = neutralParams()
         p.blendMode = .additive
-        let img = f.render(Renderer(width: Self.w, height: Self.h, threads: 2), p)
+        let img = Self.draw(f, p)
         let cyan = img.pixel(x: 40, y: 48), magenta = img.pixel(x: 92, y: 48)
         #expect(cyan.g > 150 && cyan.b > 150 && cyan.r < cyan.g, "species 0 glows in its colour: \(cyan)")
         #expect(magenta.r > 150 && magenta.r > magenta.g, "species 1 glows in its colour: \(magenta)")
@@ -213,18 +224,16 @@ import Testing
         #expect(img.lumaAt(150, 5) == 0, "the black background stays black")
         // On a white background additive light has nowhere to go.
         p.background = RGBColor(r: 255, g: 255, b: 255)
-        let white = f.render(Renderer(width: Self.w, height: Self.h, threads: 2), p)
+        let white = Self.draw(f, p)
         #expect(white.luma().allSatisfy { $0 >= 0.99 })
     }
 
     @Test func paintIsInkOnPaperOnAnyBackground() {
-        var f = SyntheticField(width: Self.w, height: Self.h)
-        f.disc(species: 0, cx: 50, cy: 48, r: 20, value: 400)
-        f.disc(species: 2, cx: 80, cy: 48, r: 20, value: 400)
+        let f = Self.overlappingDiscs(0, 2, value: 400)
         var p = neutralParams()
         p.blendMode = .paint
         p.background = RGBColor(r: 0xf4, g: 0xef, b: 0xe6)
-        let img = f.render(Renderer(width: Self.w, height: Self.h, threads: 2), p)
+        let img = Self.draw(f, p)
         let paper = img.pixel(x: 150, y: 5), cyanInk = img.pixel(x: 38, y: 48), amberInk = img.pixel(x: 92, y: 48)
         #expect(paper.r == 0xf4 && paper.g == 0xef && paper.b == 0xe6 && paper.a == 255, "untouched paper keeps its colour")
         let cyan = p.color(species: 0), amber = p.color(species: 2)
@@ -235,7 +244,7 @@ import Testing
         #expect(mixed.g > mixed.r && mixed.g > mixed.b, "cyan over amber mixes toward green like pigment: \(mixed)")
         // Paint needs no pale paper: on black the ink still shows.
         p.background = RGBColor(r: 0, g: 0, b: 0)
-        let onBlack = f.render(Renderer(width: Self.w, height: Self.h, threads: 2), p)
+        let onBlack = Self.draw(f, p)
         #expect(onBlack.lumaAt(38, 48) > 0.3)
         #expect(onBlack.lumaAt(150, 5) == 0)
     }
@@ -245,10 +254,10 @@ import Testing
         f.agents[0] = [(20.5, 30.5), (20.5, 30.5), (20.5, 30.5)]
         f.agents[1] = [(120.2, 60.9)]
         var p = neutralParams()
-        let off = f.render(Renderer(width: Self.w, height: Self.h, threads: 2), p)
+        let off = Self.draw(f, p)
         #expect(off.luma().allSatisfy { $0 == 0 }, "head glow 0: trails only (none here)")
         p[.headGlow] = 2
-        let on = f.render(Renderer(width: Self.w, height: Self.h, threads: 2), p)
+        let on = Self.draw(f, p)
         #expect(on.lumaAt(20, 30) > 0.3 && on.lumaAt(120, 60) > 0.1)
         #expect(on.lumaAt(20, 30) > on.lumaAt(120, 60), "three agents glow brighter than one")
         #expect(on.lumaAt(80, 10) == 0, "no agent, no glow")
@@ -258,7 +267,7 @@ import Testing
         let f = SyntheticField.pattern(width: Self.w, height: Self.h)
         var p = neutralParams()
         p[.contrast] = 0
-        let flat = f.render(Renderer(width: Self.w, height: Self.h, threads: 2), p)
+        let flat = Self.draw(f, p)
         #expect(Set(flat.luma()).count == 1, "contrast 0 is one flat grey")
         func spread(_ img: RGBAImage) -> Double {
             let l = img.luma().map(Double.init)
@@ -266,13 +275,13 @@ import Testing
             return (l.map { ($0 - m) * ($0 - m) }.reduce(0, +) / Double(l.count)).squareRoot()
         }
         p[.contrast] = 1
-        let normal = f.render(Renderer(width: Self.w, height: Self.h, threads: 2), p)
+        let normal = Self.draw(f, p)
         p[.contrast] = 2
-        let punchy = f.render(Renderer(width: Self.w, height: Self.h, threads: 2), p)
+        let punchy = Self.draw(f, p)
         #expect(spread(punchy) > spread(normal) * 1.3)
         p[.contrast] = 1
         p[.exposure] = 3
-        let bright = f.render(Renderer(width: Self.w, height: Self.h, threads: 2), p)
+        let bright = Self.draw(f, p)
         #expect(bright.meanLuma > normal.meanLuma + 0.05)
     }
 }

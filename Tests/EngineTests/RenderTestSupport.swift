@@ -76,31 +76,24 @@ struct SyntheticField {
     }
 }
 
+extension PresetParams {
+    /// These parameters with `changes` applied.
+    func setting(_ changes: KeyValuePairs<ParamKey, Double>) -> PresetParams {
+        var p = self
+        for (key, value) in changes { p[key] = value }
+        return p
+    }
+}
+
 /// Parameters with every effect at its neutral value.
 func neutralParams(_ base: PresetParams = PresetParams()) -> PresetParams {
-    var p = base
-    p[.headGlow] = 0
-    p[.kaleidoscope] = 0
-    p[.feedback] = 0
-    p[.bloom] = 0
-    p[.vignette] = 0
-    p[.saturation] = 1
-    p[.contrast] = 1
-    return p
+    base.setting([.headGlow: 0, .kaleidoscope: 0, .feedback: 0, .bloom: 0, .vignette: 0, .saturation: 1, .contrast: 1])
 }
 
 /// Parameters with every effect switched on.
 func allEffectsParams(_ base: PresetParams = PresetParams()) -> PresetParams {
-    var p = base
-    p[.headGlow] = 1
-    p[.kaleidoscope] = 3
-    p[.feedback] = 0.5
-    p[.bloomThreshold] = 0.3
-    p[.bloom] = 1
-    p[.vignette] = 0.6
-    p[.saturation] = 1.4
-    p[.contrast] = 1.3
-    return p
+    base.setting([.headGlow: 1, .kaleidoscope: 3, .feedback: 0.5, .bloomThreshold: 0.3, .bloom: 1,
+                  .vignette: 0.6, .saturation: 1.4, .contrast: 1.3])
 }
 
 extension RGBAImage {

@@ -17,11 +17,7 @@ import Testing
     }
 
     @Test func saveAsThenRestartThenApplyRestoresRoutesAndTuning() throws {
-        let dir = makeTempDir("audio-configs")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        try HeadlessImGui.run(height: Self.height) { ui in
-            let a = AudioPanelRig(dir: dir)
-            ui.frames(2, a.draw)
+        try AudioPanelRig.run("audio-configs", height: Self.height) { ui, a, dir in
             try a.click(ui, "defaultWiring")
             try a.click(ui, "addRoute")
             let last = a.model.audio.config.routes.count - 1
@@ -96,11 +92,7 @@ import Testing
     }
 
     @Test func theFileBeingEditedReloadsLiveAndABrokenSaveKeepsTheConfig() throws {
-        let dir = makeTempDir("audio-reload")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        try HeadlessImGui.run(height: Self.height) { ui in
-            let rig = AudioPanelRig(dir: dir, config: .builtInDefault)
-            ui.frames(2, rig.draw)
+        try AudioPanelRig.run("audio-reload", height: Self.height, config: .builtInDefault) { ui, rig, dir in
             rig.dispatch(.audio(.saveAs("Live")))
             rig.settle()
             let url = try #require(rig.model.audio.file)
@@ -125,11 +117,7 @@ import Testing
     }
 
     @Test func renameExportAndDeleteWithConfirmation() throws {
-        let dir = makeTempDir("audio-files")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        try HeadlessImGui.run(height: Self.height) { ui in
-            let rig = AudioPanelRig(dir: dir, config: .builtInDefault)
-            ui.frames(2, rig.draw)
+        try AudioPanelRig.run("audio-files", height: Self.height, config: .builtInDefault) { ui, rig, dir in
             rig.dispatch(.audio(.saveAs("First")))
             rig.settle()
             ui.frames(2, rig.draw)

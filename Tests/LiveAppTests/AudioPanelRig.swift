@@ -35,6 +35,19 @@ final class AudioPanelRig: PanelDriving {
         shell.configure(model)
     }
 
+    /// Runs `body` in a headless ImGui of `height` with a fresh rig whose folder is a new temporary
+    /// folder named after `name`, after two frames; the folder is removed afterwards.
+    static func run(_ name: String, height: Float, config: AudioConfig = AudioConfig(name: "Empty"),
+                    _ body: (HeadlessImGui, AudioPanelRig, URL) throws -> Void) throws {
+        let dir = makeTempDir(name)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try HeadlessImGui.run(height: height) { ui in
+            let rig = AudioPanelRig(dir: dir, config: config)
+            ui.frames(2, rig.draw)
+            try body(ui, rig, dir)
+        }
+    }
+
     deinit {
         shell.shutdown()
         worker.shutdown(timeout: 10)

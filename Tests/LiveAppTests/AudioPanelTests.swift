@@ -19,11 +19,7 @@ import Testing
     }
 
     @Test func addRoutePickSourceModeTargetSetDepthAndItModulatesThenRemoveReturnsToBase() throws {
-        let dir = makeTempDir("audio-panel")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        try HeadlessImGui.run(height: Self.height) { ui in
-            let rig = AudioPanelRig(dir: dir)
-            ui.frames(2, rig.draw)
+        try AudioPanelRig.run("audio-panel", height: Self.height) { ui, rig, dir in
             try rig.click(ui, "addRoute")
             #expect(rig.model.audio.config.routes.count == 1)
             // Source: mid.
@@ -166,11 +162,7 @@ import Testing
     }
 
     @Test func tuningAndControlsReachTheAudioTuning() throws {
-        let dir = makeTempDir("audio-panel")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        try HeadlessImGui.run(height: Self.height) { ui in
-            let rig = AudioPanelRig(dir: dir)
-            ui.frames(2, rig.draw)
+        try AudioPanelRig.run("audio-panel", height: Self.height) { ui, rig, dir in
             try rig.typeValue(ui, into: "tuning:attack", "23.5")
             try rig.typeValue(ui, into: "gain", "-6")
             try rig.hover(ui, "tuning:gateHigh")

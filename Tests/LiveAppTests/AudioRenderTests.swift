@@ -1,6 +1,7 @@
 import AudioReactive
 import Engine
 import Foundation
+import TestSupport
 import Testing
 @testable import LiveApp
 

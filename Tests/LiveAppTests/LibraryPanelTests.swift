@@ -25,6 +25,17 @@ final class LivePanelRig: PanelDriving {
 
     var model: AppModel { shell.model }
 
+    /// Runs `body` in a headless ImGui with a fresh rig over a new library folder, after two frames.
+    static func run(_ body: (HeadlessImGui, LivePanelRig, LibraryTestDir) throws -> Void) throws {
+        let dir = LibraryTestDir()
+        defer { dir.remove() }
+        try HeadlessImGui.run { ui in
+            let rig = LivePanelRig(dir: dir.path)
+            ui.frames(2, rig.draw)
+            try body(ui, rig, dir)
+        }
+    }
+
     /// One frame's UI; actions go through the model and its effects to the worker.
     func draw() {
         panels.draw(model: shell.model, recording: RecordingStatus(), cycle: lastCycle) { shell.dispatch($0) }
@@ -52,11 +63,7 @@ final class LivePanelRig: PanelDriving {
 
 @Suite(.serialized) struct LibraryPanelTests {
     @Test func saveRenameMoveUpPinRestartLeavesTheLibraryExactlyAsLeft() throws {
-        let dir = LibraryTestDir()
-        defer { dir.remove() }
-        try HeadlessImGui.run { ui in
-            let rig = LivePanelRig(dir: dir.path)
-            ui.frames(2, rig.draw)
+        try LivePanelRig.run { ui, rig, dir in
             rig.shell.dispatch(.setParam(.exposure, 2.75))  // an edit from the parameter editor
             // Save into slot 3.
             try rig.click(ui, "row:slot:2")
@@ -95,11 +102,7 @@ final class LivePanelRig: PanelDriving {
     }
 
     @Test func overwriteAsksInAModalAndNoKeepsTheSlot() throws {
-        let dir = LibraryTestDir()
-        defer { dir.remove() }
-        try HeadlessImGui.run { ui in
-            let rig = LivePanelRig(dir: dir.path)
-            ui.frames(2, rig.draw)
+        try LivePanelRig.run { ui, rig, dir in
             try rig.click(ui, "row:slot:0")
             try rig.type(ui, into: "name", "One")
             try rig.click(ui, "save")
@@ -138,11 +141,7 @@ final class LivePanelRig: PanelDriving {
     }
 
     @Test func searchFiltersTheListAndTypingInItTriggersNoShortcut() throws {
-        let dir = LibraryTestDir()
-        defer { dir.remove() }
-        try HeadlessImGui.run { ui in
-            let rig = LivePanelRig(dir: dir.path)
-            ui.frames(2, rig.draw)
+        try LivePanelRig.run { ui, rig, dir in
             try rig.type(ui, into: "search", "calm")
             rig.press(KeyPress(key: .letter("b")))  // the same key press the loop sees
             #expect(!rig.model.live.blackout)
@@ -153,11 +152,7 @@ final class LivePanelRig: PanelDriving {
     }
 
     @Test func autoCycleFromThePanelFadesSwitchesToPinnedAndReturns() throws {
-        let dir = LibraryTestDir()
-        defer { dir.remove() }
-        try HeadlessImGui.run { ui in
-            let rig = LivePanelRig(dir: dir.path)
-            ui.frames(2, rig.draw)
+        try LivePanelRig.run { ui, rig, dir in
             for id in ["amber-drift", "dune"] {
                 try rig.type(ui, into: "search", id.prefix(4) + "")
                 try rig.click(ui, "row:factory:" + id)

@@ -34,19 +34,22 @@ final class EditorRig {
     static let sim = ParamKey.simSpeed
     static var span: Double { sim.spec.span }
 
-    /// Hovers the sim-speed slider and returns the rig after hover settled.
-    func hovering(_ ui: HeadlessImGui, _ rig: EditorRig) throws {
-        ui.frames(2, rig.draw)
-        let r = try rig.rect("slider:global.simSpeed")
-        ui.moveMouse(to: r.center)
-        ui.frames(2, rig.draw)
+    /// Runs `body` on a new rig with `slider` (default: sim speed) hovered, after hover settled.
+    func withHovered(_ slider: String = "slider:global.simSpeed",
+                             _ body: (HeadlessImGui, EditorRig) throws -> Void) throws {
+        try HeadlessImGui.run { ui in
+            let rig = EditorRig()
+            ui.frames(2, rig.draw)
+            let r = try rig.rect(slider)
+            ui.moveMouse(to: r.center)
+            ui.frames(2, rig.draw)
+            try body(ui, rig)
+        }
     }
 
     @Test(arguments: [(false, false, 1.0 / 100), (true, false, 1.0 / 1000), (false, true, 1.0 / 10)])
     func arrowsNudgeByRangeFraction(shift: Bool, alt: Bool, fraction: Double) throws {
-        try HeadlessImGui.run { ui in
-            let rig = EditorRig()
-            try hovering(ui, rig)
+        try withHovered { ui, rig in
             let before = rig.model.base[Self.sim]
             ui.mods(shift: shift, alt: alt)
             ui.tap(ScanCode.right, rig.draw)
@@ -61,9 +64,7 @@ final class EditorRig {
 
     @Test(arguments: [(false, false, 1.0 / 100), (true, false, 1.0 / 1000), (false, true, 1.0 / 10)])
     func wheelNudgesByRangeFraction(shift: Bool, alt: Bool, fraction: Double) throws {
-        try HeadlessImGui.run { ui in
-            let rig = EditorRig()
-            try hovering(ui, rig)
+        try withHovered { ui, rig in
             let before = rig.model.base[Self.sim]
             ui.mods(shift: shift, alt: alt)
             ui.wheel(1)
@@ -94,9 +95,7 @@ final class EditorRig {
     }
 
     @Test func homeAndEndJumpToTheEnds() throws {
-        try HeadlessImGui.run { ui in
-            let rig = EditorRig()
-            try hovering(ui, rig)
+        try withHovered { ui, rig in
             ui.tap(ScanCode.end, rig.draw)
             #expect(rig.model.base[Self.sim] == Self.sim.spec.max)
             ui.tap(ScanCode.home, rig.draw)
@@ -105,9 +104,7 @@ final class EditorRig {
     }
 
     @Test func typedEntryIsExact() throws {
-        try HeadlessImGui.run { ui in
-            let rig = EditorRig()
-            try hovering(ui, rig)
+        try withHovered { ui, rig in
             ui.mods(ctrl: true)
             ui.click(rig.draw)
             ui.mods()
@@ -125,9 +122,7 @@ final class EditorRig {
     }
 
     @Test func doubleClickOnLabelResetsExactlyWithoutMovingToThePointer() throws {
-        try HeadlessImGui.run { ui in
-            let rig = EditorRig()
-            try hovering(ui, rig)
+        try withHovered { ui, rig in
             ui.tap(ScanCode.right, rig.draw)
             ui.tap(ScanCode.right, rig.draw)
             #expect(rig.model.base[Self.sim] != rig.preset.params[Self.sim])
@@ -161,9 +156,7 @@ final class EditorRig {
     }
 
     @Test func undoRedoRestoreExactValues() throws {
-        try HeadlessImGui.run { ui in
-            let rig = EditorRig()
-            try hovering(ui, rig)
+        try withHovered { ui, rig in
             let v0 = rig.model.base
             ui.tap(ScanCode.right, rig.draw)
             let v1 = rig.model.base
@@ -182,9 +175,7 @@ final class EditorRig {
     }
 
     @Test func aSliderDragUndoesInOneStep() throws {
-        try HeadlessImGui.run { ui in
-            let rig = EditorRig()
-            try hovering(ui, rig)
+        try withHovered { ui, rig in
             let before = rig.model.base
             let r = try rig.rect("slider:global.simSpeed")
             ui.moveMouse(to: (r.x0 + 10, r.center.y))
@@ -205,12 +196,7 @@ final class EditorRig {
     }
 
     @Test func allSpeciesTabEditsEverySpeciesAsOneStep() throws {
-        try HeadlessImGui.run { ui in
-            let rig = EditorRig()
-            ui.frames(2, rig.draw)
-            let r = try rig.rect("slider:species.*.moveSpeed")
-            ui.moveMouse(to: r.center)
-            ui.frames(2, rig.draw)
+        try withHovered("slider:species.*.moveSpeed") { ui, rig in
             ui.tap(ScanCode.right, rig.draw)
             let v = rig.model.base[.species(0, .moveSpeed)]
             #expect(v != rig.preset.params[.species(0, .moveSpeed)])

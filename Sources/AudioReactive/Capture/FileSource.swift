@@ -1,5 +1,6 @@
 import CSndfile
 import Foundation
+import Storage
 
 /// An audio file (WAV, FLAC, OGG/Vorbis, … whatever libsndfile reads) as an
 /// `AudioSource`: channels averaged to mono, at the file's own sample rate.
@@ -16,8 +17,12 @@ public final class FileSource: AudioSource {
     private var scratch: [Float] = []
 
     /// Opens `path` for reading (`sf_open`). Throws a one-line error naming the
-    /// file and libsndfile's reason.
+    /// file and libsndfile's reason. Only regular files are opened (a FIFO
+    /// would block `sf_open` forever; a device or directory is no audio file).
     public init(path: String) throws(AudioSourceError) {
+        do { try SafeFile.requireRegularFile(URL(fileURLWithPath: path)) } catch {
+            throw AudioSourceError("cannot read audio file '\(path)': \(error.reason)")
+        }
         var info = SF_INFO()
         guard let h = sf_open(path, Int32(SFM_READ), &info) else {
             let reason = String(cString: sf_strerror(nil))

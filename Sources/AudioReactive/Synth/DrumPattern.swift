@@ -126,26 +126,44 @@ public struct DrumMachine: SignalGenerator {
     public var pattern: DrumPattern
     /// Output gain (linear).
     public var gain: Float = 0.5
-    private let seed: UInt64
-    private var rack: DrumRack
+    private var drums: DrumSequencer
     private var index = 0
-    private var scheduledBars = 0
-    private var pending: [DrumHit] = []
 
     /// Plays `pattern` forever with variations from `seed`.
     public init(pattern: DrumPattern, seed: UInt64 = 1, sampleRate: Double = 48000) {
         self.pattern = pattern
+        self.sampleRate = sampleRate
+        drums = DrumSequencer(seed: seed, sampleRate: sampleRate)
+    }
+
+    /// The next sample.
+    public mutating func next() -> Float {
+        let p = pattern
+        let out = drums.next(at: index, barSamples: p.barSeconds * sampleRate) { _ in p }
+        index += 1
+        return out * gain
+    }
+}
+
+/// Plays drum patterns bar by bar through a `DrumRack`: each bar is scheduled a bar
+/// ahead (so early, humanised hits are never late) and each hit triggered on its sample.
+struct DrumSequencer {
+    private let seed: UInt64
+    private let sampleRate: Double
+    private var rack: DrumRack
+    private var pending: [DrumHit] = []
+    private var scheduledBars = 0
+
+    init(seed: UInt64, sampleRate: Double) {
         self.seed = seed
         self.sampleRate = sampleRate
         rack = DrumRack(sampleRate: sampleRate)
     }
 
-    /// The next sample.
-    public mutating func next() -> Float {
-        // Schedule a bar ahead so early (humanised) hits are never late.
-        let barSamples = pattern.barSeconds * sampleRate
+    /// The rack's sample at `index` (called for consecutive indices); `pattern(bar)` is what bar `bar` plays.
+    mutating func next(at index: Int, barSamples: Double, pattern: (Int) -> DrumPattern) -> Float {
         while Double(scheduledBars) * barSamples < Double(index) + barSamples {
-            pending += pattern.hits(bar: scheduledBars, seed: seed, sampleRate: sampleRate)
+            pending += pattern(scheduledBars).hits(bar: scheduledBars, seed: seed, sampleRate: sampleRate)
             scheduledBars += 1
         }
         var consumed = 0
@@ -155,7 +173,6 @@ public struct DrumMachine: SignalGenerator {
             consumed += 1
         }
         if consumed > 0 { pending.removeFirst(consumed) }
-        index += 1
-        return rack.next() * gain
+        return rack.next()
     }
 }

@@ -9,11 +9,8 @@ public struct Groove: SignalGenerator {
     public let sampleRate: Double
     /// Beats per minute.
     public let bpm: Double
-    private let seed: UInt64
-    private var drums: DrumRack
+    private var drums: DrumSequencer
     private var pad: PadProgression
-    private var pending: [DrumHit] = []
-    private var scheduledBars = 0
     private var index = 0
     // Bass.
     private var bassOsc = SawOscillator(frequency: 55)
@@ -40,10 +37,9 @@ public struct Groove: SignalGenerator {
 
     /// The groove at `bpm` (124 by default) with variations from `seed`.
     public init(seed: UInt64 = 1, sampleRate: Double = 48000) {
-        self.seed = seed
         self.sampleRate = sampleRate
         bpm = 124
-        drums = DrumRack(sampleRate: sampleRate)
+        drums = DrumSequencer(seed: seed, sampleRate: sampleRate)
         pad = PadProgression(chordSeconds: 4 * 60 / 124, crossfade: 0.3, dBFS: -20, lead: false,
                              seed: seed, sampleRate: sampleRate)
         bassFilter = Biquad(.lowPass, frequency: 400, q: 1.4, sampleRate: sampleRate)
@@ -63,17 +59,7 @@ public struct Groove: SignalGenerator {
     public mutating func next() -> Float {
         let barSeconds = 4 * 60 / bpm
         let barSamples = barSeconds * sampleRate
-        while Double(scheduledBars) * barSamples < Double(index) + barSamples {
-            pending += Self.pattern(bar: scheduledBars).hits(bar: scheduledBars, seed: seed, sampleRate: sampleRate)
-            scheduledBars += 1
-        }
-        var consumed = 0
-        while consumed < pending.count && pending[consumed].sample <= index {
-            let h = pending[consumed]
-            drums.trigger(h.kind, gain: h.gain, seed: h.seed)
-            consumed += 1
-        }
-        if consumed > 0 { pending.removeFirst(consumed) }
+        let drum = drums.next(at: index, barSamples: barSamples, pattern: Self.pattern(bar:))
 
         // Bass: a pluck on the pattern's steps, off in the breakdown and build.
         let stepSamples = barSamples / 16
@@ -94,7 +80,7 @@ public struct Groove: SignalGenerator {
         let bass = bassFilter.process(bassOsc.next(sampleRate: sampleRate)) * bassEnv * bassGain * 0.35
 
         index += 1
-        let mix = drums.next() * 0.55 + bass + pad.next()
+        let mix = drum * 0.55 + bass + pad.next()
         return Float(tanh(Double(mix) * 1.1) / 1.1)
     }
 }

@@ -48,9 +48,11 @@ public struct PresetLoadError: Error, Sendable, Hashable, CustomStringConvertibl
         self.init(file: e.file ?? "?", position: e.position, path: e.path.description, reason: e.reason)
     }
 
-    /// `FILE:LINE:COL: path: reason` (the position left out when unknown).
+    /// `FILE:LINE:COL: path: reason` (the position left out when unknown);
+    /// `FILE: reason` for a problem with the file as a whole (unreadable, too large).
     public var description: String {
-        position.isKnown ? "\(file):\(position.line):\(position.column): \(path): \(reason)" : "\(file): \(path): \(reason)"
+        if position.isKnown { return "\(file):\(position.line):\(position.column): \(path): \(reason)" }
+        return path == JSONPath.root.description ? "\(file): \(reason)" : "\(file): \(path): \(reason)"
     }
 }
 

@@ -36,12 +36,8 @@ public struct PresetCatalog: Sendable {
         var problems: [PresetLoadError] = []
         for name in names.sorted() where name.hasSuffix(".json") && !name.hasPrefix(".") {
             let path = (directory as NSString).appendingPathComponent(name)
-            guard let data = fm.contents(atPath: path) else {
-                problems.append(PresetLoadError(file: name, path: "(top level)", reason: "cannot read the file"))
-                continue
-            }
             do {
-                let p = try PresetFile.parse(data, file: name)
+                let p = try PresetFile.read(path: path, label: name)
                 if let dup = presets.first(where: { $0.name.lowercased() == p.name.lowercased() }) {
                     problems.append(PresetLoadError(file: name, path: "name", reason: "name '\(p.name)' is already used by \(dup.id).json"))
                     continue

@@ -10,6 +10,21 @@ enum PresetFile {
     /// Most tags a preset may carry, and their longest length.
     static let maxTags = 32, maxTagLength = 40
 
+    /// Reads the preset file at `path` through `SafeFile` (a regular file of at
+    /// most `maxBytes`; a FIFO, device, directory or larger file is refused
+    /// before a byte is read) and decodes it. Problems with the file as a
+    /// whole name it `label` (default: the path); the others by its name.
+    static func read(path: String, label: String? = nil) throws(PresetLoadError) -> Preset {
+        let name = (path as NSString).lastPathComponent
+        let data: Data
+        do {
+            data = try SafeFile.read(URL(fileURLWithPath: path), limit: maxBytes)
+        } catch {
+            throw PresetLoadError(file: label ?? path, path: JSONPath.root.description, reason: error.reason)
+        }
+        return try parse(data, file: name)
+    }
+
     /// Decodes a preset file's bytes. `file` names it in errors; the preset id
     /// is the file name without `.json`. Throws the first problem found.
     static func parse(_ data: Data, file: String) throws(PresetLoadError) -> Preset {
@@ -69,6 +84,12 @@ extension Preset {
     /// the file in errors.
     public static func decode(_ data: Data, file: String) throws(PresetLoadError) -> Preset {
         try PresetFile.parse(data, file: file)
+    }
+
+    /// Reads and decodes the preset file at `path` (see `PresetFile.read`):
+    /// nothing is read unless it is a regular file within the size limit.
+    public static func load(path: String) throws(PresetLoadError) -> Preset {
+        try PresetFile.read(path: path)
     }
 
     /// The preset as file bytes (format 1, pretty-printed).

@@ -35,6 +35,13 @@ final class AudioIO: Sendable {
         sourceWorker = FileWorker(name: "physarum.sources", capacity: 4)
     }
 
+    /// Queues `body` on the file worker; an error it throws becomes a `failure` notice.
+    private func job(_ failure: String, _ body: @escaping @Sendable () throws -> [AppAction]) -> Bool {
+        files.submit {
+            do { return try body() } catch { return [Self.failure(failure, "\(error)")] }
+        }
+    }
+
     /// Queues the work of `effect` (`.configure` and `.switchSource` belong
     /// to the shell and are ignored here). Returns actions to apply at once.
     func perform(_ effect: AudioEffect) -> [AppAction] {
@@ -46,60 +53,40 @@ final class AudioIO: Sendable {
         case .listConfigs:
             queued = files.submit(key: "audio.list") { [.audio(.configsListed(store.list()))] }
         case .load(let url):
-            queued = files.submit {
-                do {
-                    return [.audio(.loaded(try AudioConfig.load(contentsOf: url).config, url))]
-                } catch {
-                    return [Self.failure("Audio config not applied, the one in use stays", "\(error)")]
-                }
+            queued = job("Audio config not applied, the one in use stays") {
+                [.audio(.loaded(try AudioConfig.load(contentsOf: url).config, url))]
             }
         case .saveAs(let config, let name, let replace):
-            queued = files.submit {
-                do {
-                    let url = try store.save(config, as: name, replace: replace)
-                    var c = config
-                    c.name = name.trimmingCharacters(in: .whitespacesAndNewlines)
-                    return [.audio(.saved(c, url)), .notice("Audio config saved as \(url.path)", .info)]
-                } catch {
-                    return [Self.failure("Audio config not saved", "\(error)")]
-                }
+            queued = job("Audio config not saved") {
+                let url = try store.save(config, as: name, replace: replace)
+                var c = config
+                c.name = name.trimmingCharacters(in: .whitespacesAndNewlines)
+                return [.audio(.saved(c, url)), .notice("Audio config saved as \(url.path)", .info)]
             }
         case .overwrite(let config, let url):
-            queued = files.submit {
-                do {
-                    if let shipped = store.shippedDirectory,
-                       url.deletingLastPathComponent().standardizedFileURL.path == shipped.standardizedFileURL.path {
-                        throw AudioConfigStoreError.readOnly(path: url.path)
-                    }
-                    // A file that does not load is never overwritten.
-                    do throws(JSONErrorList) { _ = try AudioConfig.load(contentsOf: url) } catch {
-                        throw AudioConfigStoreError.wouldOverwriteInvalid(path: url.path, errors: error)
-                    }
-                    try store.export(config, to: url)
-                    return [.audio(.saved(config, url)), .notice("Audio config saved (\(url.path))", .info)]
-                } catch {
-                    return [Self.failure("Audio config not saved", "\(error)")]
+            queued = job("Audio config not saved") {
+                if let shipped = store.shippedDirectory,
+                   url.deletingLastPathComponent().standardizedFileURL.path == shipped.standardizedFileURL.path {
+                    throw AudioConfigStoreError.readOnly(path: url.path)
                 }
+                // A file that does not load is never overwritten.
+                do throws(JSONErrorList) { _ = try AudioConfig.load(contentsOf: url) } catch {
+                    throw AudioConfigStoreError.wouldOverwriteInvalid(path: url.path, errors: error)
+                }
+                try store.export(config, to: url)
+                return [.audio(.saved(config, url)), .notice("Audio config saved (\(url.path))", .info)]
             }
         case .rename(let url, let name):
-            queued = files.submit {
-                do {
-                    let to = try store.rename(url, to: name)
-                    let clean = name.trimmingCharacters(in: .whitespacesAndNewlines)
-                    return [.audio(.renamed(from: url, to: to, name: clean)), .audio(.configsListed(store.list()))]
-                } catch {
-                    return [Self.failure("Audio config not renamed", "\(error)")]
-                }
+            queued = job("Audio config not renamed") {
+                let to = try store.rename(url, to: name)
+                let clean = name.trimmingCharacters(in: .whitespacesAndNewlines)
+                return [.audio(.renamed(from: url, to: to, name: clean)), .audio(.configsListed(store.list()))]
             }
         case .export(let config, let path):
-            queued = files.submit {
+            queued = job("Audio config not exported") {
                 let url = Self.exportURL(path, name: config.name)
-                do {
-                    try store.export(config, to: url)
-                    return [.notice("Audio config exported to \(url.path)", .info)]
-                } catch {
-                    return [Self.failure("Audio config not exported", "\(error)")]
-                }
+                try store.export(config, to: url)
+                return [.notice("Audio config exported to \(url.path)", .info)]
             }
         case .importFile(let path):
             queued = files.submit {
@@ -115,14 +102,10 @@ final class AudioIO: Sendable {
                 }
             }
         case .delete(let url):
-            queued = files.submit {
-                do {
-                    try store.delete(url)
-                    return [.audio(.deleted(url)), .audio(.configsListed(store.list())),
-                            .notice("Audio config deleted (\(url.path))", .info)]
-                } catch {
-                    return [Self.failure("Audio config not deleted", "\(error)")]
-                }
+            queued = job("Audio config not deleted") {
+                try store.delete(url)
+                return [.audio(.deleted(url)), .audio(.configsListed(store.list())),
+                        .notice("Audio config deleted (\(url.path))", .info)]
             }
         case .watch(let url):
             let slot = watcher

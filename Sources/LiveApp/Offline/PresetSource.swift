@@ -8,11 +8,8 @@ import Storage
 enum PresetSource {
     static func resolve(_ arg: String) throws -> Preset {
         if arg.hasSuffix(".json") {
-            guard let data = FileManager.default.contents(atPath: arg) else {
-                throw UsageError("cannot read preset file '\(arg)'")
-            }
             do {
-                return try Preset.decode(data, file: arg)
+                return try Preset.load(path: arg)
             } catch {
                 throw UsageError(error.description)
             }

@@ -112,6 +112,18 @@ final class GLPresenter {
     /// The GL texture holding the frame (for thumbnails in the UI).
     var textureID: UInt32 { texture }
 
+    /// The info log of a shader or program whose `status` query says it failed, else nil.
+    private static func failureLog(_ object: GLuint, _ status: GLenum,
+                                   _ query: (GLuint, GLenum, UnsafeMutablePointer<GLint>?) -> Void,
+                                   _ info: (GLuint, GLsizei, UnsafeMutablePointer<GLsizei>?, UnsafeMutablePointer<GLchar>?) -> Void) -> String? {
+        var ok: GLint = 0
+        query(object, status, &ok)
+        guard ok == 0 else { return nil }
+        var log = [GLchar](repeating: 0, count: 1024)
+        info(object, 1024, nil, &log)
+        return String(cString: log)
+    }
+
     private static func compile(_ type: GLenum, _ source: String) throws -> GLuint {
         let s = glCreateShader(type)
         source.withCString { p in
@@ -119,13 +131,9 @@ final class GLPresenter {
             glShaderSource(s, 1, &ptr, nil)
         }
         glCompileShader(s)
-        var ok: GLint = 0
-        glGetShaderiv(s, GLenum(GL_COMPILE_STATUS), &ok)
-        if ok == 0 {
-            var log = [GLchar](repeating: 0, count: 1024)
-            glGetShaderInfoLog(s, 1024, nil, &log)
+        if let log = failureLog(s, GLenum(GL_COMPILE_STATUS), glGetShaderiv, glGetShaderInfoLog) {
             glDeleteShader(s)
-            throw SDLError(function: "glCompileShader", message: String(cString: log))
+            throw SDLError(function: "glCompileShader", message: log)
         }
         return s
     }
@@ -139,12 +147,8 @@ final class GLPresenter {
         glLinkProgram(p)
         glDeleteShader(v)
         glDeleteShader(f)
-        var ok: GLint = 0
-        glGetProgramiv(p, GLenum(GL_LINK_STATUS), &ok)
-        if ok == 0 {
-            var log = [GLchar](repeating: 0, count: 1024)
-            glGetProgramInfoLog(p, 1024, nil, &log)
-            throw SDLError(function: "glLinkProgram", message: String(cString: log))
+        if let log = failureLog(p, GLenum(GL_LINK_STATUS), glGetProgramiv, glGetProgramInfoLog) {
+            throw SDLError(function: "glLinkProgram", message: log)
         }
         glUseProgram(p)
         glUniform1i(glGetUniformLocation(p, "frame"), 0)

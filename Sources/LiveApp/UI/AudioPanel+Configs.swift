@@ -52,19 +52,13 @@ extension AudioPanel {
         if button("Save as", "saveAs", enabled: named) { dispatch(.audio(.saveAs(configName))) }
         UI.sameLine()
         if button("Rename", "rename", enabled: named && isUser) { dispatch(.audio(.rename(selected!.url, configName))) }
-        ig_set_next_item_width(width - 120)
-        _ = UI.inputText("##exportPath", &exportPath, capacity: 1024, hint: "Export to file or folder")
-        record("exportPath")
-        UI.sameLine()
-        if button("Export", "export", enabled: !exportPath.trimmingCharacters(in: .whitespaces).isEmpty) {
-            dispatch(.audio(.export(exportPath)))
+        if let path = FormRows.path("export", button: "Export", &exportPath, hint: "Export to file or folder",
+                                    width: width - 120, rects: &rects) {
+            dispatch(.audio(.export(path)))
         }
-        ig_set_next_item_width(width - 120)
-        _ = UI.inputText("##importPath", &importPath, capacity: 1024, hint: "Config JSON file to import")
-        record("importPath")
-        UI.sameLine()
-        if button("Import", "import", enabled: !importPath.trimmingCharacters(in: .whitespaces).isEmpty) {
-            dispatch(.audio(.importConfig(importPath)))
+        if let path = FormRows.path("import", button: "Import", &importPath, hint: "Config JSON file to import",
+                                    width: width - 120, rects: &rects) {
+            dispatch(.audio(.importConfig(path)))
         }
     }
 

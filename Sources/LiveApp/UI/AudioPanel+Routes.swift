@@ -51,27 +51,9 @@ extension AudioPanel {
         record(k + "solo")
         if ig_is_item_hovered(0) { UI.tooltip("Solo: while any route is solo, only solo routes play (not saved)") }
         UI.sameLine()
-        ig_set_next_item_width(100)
-        let sourceRect = Self.nextRect(width: 100)
-        if UI.beginCombo("##source", preview: r.source.rawValue) {
-            for s in AudioSourceID.allCases {
-                if UI.selectable(s.rawValue, selected: s == r.source) { dispatch(.audio(.setSource(i, s))) }
-                record("sourceItem:" + s.rawValue)
-            }
-            ig_end_combo()
-        }
-        rects[k + "source"] = sourceRect
+        choiceCombo("source", r.source, width: 100, key: k + "source") { dispatch(.audio(.setSource(i, $0))) }
         UI.sameLine()
-        ig_set_next_item_width(96)
-        let modeRect = Self.nextRect(width: 96)
-        if UI.beginCombo("##mode", preview: r.mode.rawValue) {
-            for m in RouteMode.allCases {
-                if UI.selectable(m.rawValue, selected: m == r.mode) { dispatch(.audio(.setMode(i, m))) }
-                record("modeItem:" + m.rawValue)
-            }
-            ig_end_combo()
-        }
-        rects[k + "mode"] = modeRect
+        choiceCombo("mode", r.mode, width: 96, key: k + "mode") { dispatch(.audio(.setMode(i, $0))) }
         UI.sameLine()
         UI.pushID("modeHelp")
         PreciseSlider.helpMarker("Source and mode", Self.routeHelp["source"]! + " " + Self.routeHelp["mode"]!)
@@ -96,13 +78,7 @@ extension AudioPanel {
         record(k + "depthLabel")
         UI.sameLine(labelWidth)
         let depthSpec = PreciseSlider.Spec(min: Route.depthRange.lowerBound, max: Route.depthRange.upperBound, format: "%.3f")
-        for e in PreciseSlider.draw("##v", value: r.depth, spec: depthSpec, width: sliderWidth * 0.62) {
-            switch e {
-            case .begin: dispatch(.audio(.beginEdit))
-            case .set(let v): dispatch(.audio(.setDepth(i, v)))
-            case .end: dispatch(.audio(.endEdit))
-            }
-        }
+        editSlider(r.depth, depthSpec, width: sliderWidth * 0.62, dispatch) { .setDepth(i, $0) }
         record(k + "depth")
         UI.sameLine()
         PreciseSlider.helpMarker("Depth", Self.routeHelp["depth"]!)
@@ -118,26 +94,14 @@ extension AudioPanel {
         let k = "route:\(i):"
         let smoothSpec = PreciseSlider.Spec(min: Route.smoothingRange.lowerBound, max: 2000, logarithmic: true, format: "smooth %.0f ms")
         UI.pushID("smoothing")
-        for e in PreciseSlider.draw("##v", value: r.smoothing ?? 0, spec: smoothSpec, width: 150) {
-            switch e {
-            case .begin: dispatch(.audio(.beginEdit))
-            case .set(let v): dispatch(.audio(.setSmoothing(i, v)))
-            case .end: dispatch(.audio(.endEdit))
-            }
-        }
+        editSlider(r.smoothing ?? 0, smoothSpec, width: 150, dispatch) { .setSmoothing(i, $0) }
         record(k + "smoothing")
         if ig_is_item_hovered(0) { UI.tooltip(Self.routeHelp["smoothing"]!) }
         UI.popID()
         UI.sameLine()
         UI.pushID("curve")
         let curveSpec = PreciseSlider.Spec(min: Route.curveRange.lowerBound, max: Route.curveRange.upperBound, logarithmic: true, format: "curve %.2f")
-        for e in PreciseSlider.draw("##v", value: r.curve, spec: curveSpec, width: 120) {
-            switch e {
-            case .begin: dispatch(.audio(.beginEdit))
-            case .set(let v): dispatch(.audio(.setCurve(i, v)))
-            case .end: dispatch(.audio(.endEdit))
-            }
-        }
+        editSlider(r.curve, curveSpec, width: 120, dispatch) { .setCurve(i, $0) }
         record(k + "curve")
         if ig_is_item_hovered(0) { UI.tooltip(Self.routeHelp["curve"]!) }
         UI.popID()
@@ -146,6 +110,23 @@ extension AudioPanel {
         if UI.checkbox("Invert", &inv) { dispatch(.audio(.setInvert(i, inv))) }
         record(k + "invert")
         if ig_is_item_hovered(0) { UI.tooltip(Self.routeHelp["invert"]!) }
+    }
+
+    /// A combo over the cases of `T` (its raw values are the labels); records the combo under `key`
+    /// and each open item under "<id>Item:<value>".
+    private mutating func choiceCombo<T: CaseIterable & RawRepresentable & Equatable>(
+        _ id: String, _ current: T, width: Float, key: String, pick: (T) -> Void
+    ) where T.RawValue == String {
+        ig_set_next_item_width(width)
+        let rect = Self.nextRect(width: width)
+        if UI.beginCombo("##" + id, preview: current.rawValue) {
+            for c in T.allCases {
+                if UI.selectable(c.rawValue, selected: c == current) { pick(c) }
+                record(id + "Item:" + c.rawValue)
+            }
+            ig_end_combo()
+        }
+        rects[key] = rect
     }
 
     /// A combo listing only valid targets, grouped by section, with a search field.

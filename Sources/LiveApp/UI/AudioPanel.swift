@@ -114,21 +114,9 @@ struct AudioPanel {
 
     private mutating func controls(_ model: AppModel, _ dispatch: (AppAction) -> Void) {
         let c = model.audio.config
-        var on = c.enabled
-        UI.pushID("enabled")
-        if UI.checkbox("Master", &on) { dispatch(.audio(.setEnabled(on))) }
-        rects["enabled"] = UI.lastItemRect
-        UI.sameLine()
-        rects["help:enabled"] = PreciseSlider.helpMarker("Master", Self.controlHelp["enabled"]!)
-        UI.popID()
+        checkboxRow("enabled", "Master", c.enabled) { dispatch(.audio(.setEnabled($0))) }
         UI.sameLine(0, spacing: 24)
-        var ag = c.tuning.autoGain
-        UI.pushID("autoGain")
-        if UI.checkbox("Auto-gain", &ag) { dispatch(.audio(.setAutoGain(ag))) }
-        rects["autoGain"] = UI.lastItemRect
-        UI.sameLine()
-        rects["help:autoGain"] = PreciseSlider.helpMarker("Auto-gain", Self.controlHelp["autoGain"]!)
-        UI.popID()
+        checkboxRow("autoGain", "Auto-gain", c.tuning.autoGain) { dispatch(.audio(.setAutoGain($0))) }
         sliderRow("reactivity", "Reactivity", c.reactivity, PreciseSlider.Spec(min: 0, max: 3, format: "%.2f"),
                   help: Self.controlHelp["reactivity"]!, reset: 1, dispatch) { .setReactivity($0) }
         for f in AudioTuning.fields where f.placement == .config { tuningRow(f, c.tuning, dispatch) }
@@ -146,6 +134,17 @@ struct AudioPanel {
         }
     }
 
+    /// A checkbox with a help marker (from `controlHelp[key]`); records "key" and "help:key".
+    private mutating func checkboxRow(_ key: String, _ label: String, _ value: Bool, _ set: (Bool) -> Void) {
+        var on = value
+        UI.pushID(key)
+        defer { UI.popID() }
+        if UI.checkbox(label, &on) { set(on) }
+        rects[key] = UI.lastItemRect
+        UI.sameLine()
+        rects["help:" + key] = PreciseSlider.helpMarker(label, Self.controlHelp[key]!)
+    }
+
     /// A labelled precise slider with a help marker; double-clicking the label resets to `reset`.
     private mutating func sliderRow(_ key: String, _ label: String, _ value: Double, _ spec: PreciseSlider.Spec, help: String,
                                     reset: Double, _ dispatch: (AppAction) -> Void, _ set: (Double) -> AudioAction) {
@@ -154,26 +153,27 @@ struct AudioPanel {
         if PreciseSlider.resetLabel(label, tooltip: "Double-click to reset") { dispatch(.audio(set(reset))) }
         rects["label:" + key] = UI.lastItemRect
         UI.sameLine(labelWidth)
-        for e in PreciseSlider.draw("##v", value: value, spec: spec, width: sliderWidth) {
+        editSlider(value, spec, width: sliderWidth, dispatch, set)
+        rects[key] = UI.lastItemRect
+        UI.sameLine()
+        rects["help:" + key] = PreciseSlider.helpMarker(label, help)
+    }
+
+    /// A precise slider whose drag or typed edit is one undo step (begin, sets, end).
+    func editSlider(_ value: Double, _ spec: PreciseSlider.Spec, width: Float, _ dispatch: (AppAction) -> Void,
+                    _ set: (Double) -> AudioAction) {
+        for e in PreciseSlider.draw("##v", value: value, spec: spec, width: width) {
             switch e {
             case .begin: dispatch(.audio(.beginEdit))
             case .set(let v): dispatch(.audio(set(v)))
             case .end: dispatch(.audio(.endEdit))
             }
         }
-        rects[key] = UI.lastItemRect
-        UI.sameLine()
-        rects["help:" + key] = PreciseSlider.helpMarker(label, help)
     }
-
 
     /// A button that looks dimmed and does nothing when disabled; records its rect.
     mutating func button(_ label: String, _ key: String, enabled: Bool = true) -> Bool {
-        if !enabled { ig_push_style_var_float(UI.StyleVar.alpha, 0.4) }
-        let pressed = UI.button(label)
-        if !enabled { ig_pop_style_var(1) }
-        rects[key] = UI.lastItemRect
-        return pressed && enabled
+        FormRows.button(label, key, enabled: enabled, rects: &rects)
     }
 
     /// Records the last item's rectangle under `key`.

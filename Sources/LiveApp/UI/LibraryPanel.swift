@@ -207,19 +207,13 @@ struct LibraryPanel {
         case .factory(let id): id
         case nil: model.currentPreset?.id
         }
-        ig_set_next_item_width(width - 110)
-        _ = UI.inputText("##exportPath", &exportPath, capacity: 1024, hint: "Export to file or folder")
-        rects["exportPath"] = UI.lastItemRect
-        UI.sameLine()
-        if button("Export", "export", enabled: exportID != nil && !exportPath.trimmingSpaces.isEmpty) {
-            dispatch(.library(.exportPreset(id: exportID!, path: String(exportPath.trimmingSpaces))))
+        if let path = FormRows.path("export", button: "Export", &exportPath, hint: "Export to file or folder",
+                                    width: width - 110, enabled: exportID != nil, rects: &rects) {
+            dispatch(.library(.exportPreset(id: exportID!, path: path)))
         }
-        ig_set_next_item_width(width - 110)
-        _ = UI.inputText("##importPath", &importPath, capacity: 1024, hint: "Preset JSON file to import")
-        rects["importPath"] = UI.lastItemRect
-        UI.sameLine()
-        if button("Import", "import", enabled: !importPath.trimmingSpaces.isEmpty) {
-            dispatch(.library(.importPreset(path: String(importPath.trimmingSpaces))))
+        if let path = FormRows.path("import", button: "Import", &importPath, hint: "Preset JSON file to import",
+                                    width: width - 110, rects: &rects) {
+            dispatch(.library(.importPreset(path: path)))
         }
         if button("Keep only pinned", "keepPinned", enabled: lib.userCount > 0) { dispatch(.library(.keepOnlyPinned)) }
         UI.sameLine()
@@ -237,10 +231,6 @@ struct LibraryPanel {
 
     /// A button that looks dimmed and does nothing when disabled.
     private mutating func button(_ label: String, _ key: String, enabled: Bool) -> Bool {
-        if !enabled { ig_push_style_var_float(UI.StyleVar.alpha, 0.4) }
-        let pressed = UI.button(label)
-        if !enabled { ig_pop_style_var(1) }
-        rects[key] = UI.lastItemRect
-        return pressed && enabled
+        FormRows.button(label, key, enabled: enabled, rects: &rects)
     }
 }

@@ -1,5 +1,6 @@
 import Engine
 import Foundation
+import Storage
 
 /// One row of the library as the panel and search list it.
 public struct LibraryItem: Equatable, Sendable {
@@ -236,14 +237,5 @@ public struct LibraryModel: Equatable, Sendable {
             if !s.isEmpty, !out.contains(s) { out.append(s) }
         }
         return Array(out.prefix(Preset.maxTags))
-    }
-}
-
-extension String {
-    /// Spaces, tabs and newlines trimmed at both ends.
-    public var trimmingSpaces: Substring {
-        let ws: (Character) -> Bool = { $0.isWhitespace }
-        guard let first = firstIndex(where: { !ws($0) }), let last = lastIndex(where: { !ws($0) }) else { return "" }
-        return self[first...last]
     }
 }

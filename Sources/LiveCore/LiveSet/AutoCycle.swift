@@ -105,54 +105,28 @@ public struct AutoCycle: Equatable, Sendable {
                     left = 0
                     continue
                 }
-                let need = max(s.dwell - shown, 0)
-                if left < need {
-                    shown += left
-                    left = 0
-                } else {
-                    left -= need
-                    shown = s.dwell
-                    phase = .fadingOut
-                    phaseTime = 0
-                }
+                if Self.spend(&left, &shown, length: s.dwell) { enter(.fadingOut) }
             case .fadingOut:
-                let need = max(s.fadeOut - phaseTime, 0)
-                if left < need {
-                    phaseTime += left
-                    level = 1 - phaseTime / s.fadeOut
-                    left = 0
-                } else {
-                    left -= need
+                if Self.spend(&left, &phaseTime, length: s.fadeOut) {
                     level = 0
                     // Choose at the black point, so pins changed during the fade count.
                     switchTo = requested ?? next(input)
                     requested = nil
                     if let id = switchTo { lastSeen = id }
-                    phase = .holding
-                    phaseTime = 0
+                    enter(.holding)
+                } else {
+                    level = 1 - phaseTime / s.fadeOut
                 }
             case .holding:
                 level = 0
-                let need = max(s.hold - phaseTime, 0)
-                if left < need {
-                    phaseTime += left
-                    left = 0
-                } else {
-                    left -= need
-                    phase = .fadingIn
-                    phaseTime = 0
-                }
+                if Self.spend(&left, &phaseTime, length: s.hold) { enter(.fadingIn) }
             case .fadingIn:
-                let need = max(s.fadeIn - phaseTime, 0)
-                if left < need {
-                    phaseTime += left
-                    level = phaseTime / s.fadeIn
-                    left = 0
-                } else {
-                    left -= need
+                if Self.spend(&left, &phaseTime, length: s.fadeIn) {
                     level = 1
                     phase = .showing
                     shown = 0
+                } else {
+                    level = phaseTime / s.fadeIn
                 }
             }
         }
@@ -160,6 +134,20 @@ public struct AutoCycle: Equatable, Sendable {
         var until: Double?
         if input.enabled, phase == .showing, next(input) != nil { until = max(s.dwell - shown, 0) }
         return CycleOutput(alpha: Self.ease(level) * Self.ease(blackoutLevel), switchTo: switchTo, phase: phase, untilNext: until)
+    }
+
+    /// Spends time of `left` on a phase of `length` that has run for `elapsed`: true when the phase
+    /// ends within `left` (what it needed is taken, the rest stays in `left`), else all of `left` is spent.
+    private static func spend(_ left: inout Double, _ elapsed: inout Double, length: Double) -> Bool {
+        let need = max(length - elapsed, 0)
+        if left < need {
+            elapsed += left
+            left = 0
+            return false
+        }
+        left -= need
+        elapsed = length
+        return true
     }
 
     /// The eligible preset after the current one in play order (wrapping), other than the current one.
@@ -175,6 +163,12 @@ public struct AutoCycle: Equatable, Sendable {
     }
 
     /// Starts fading in from the current level (no jump in brightness).
+    /// Starts `next` from its beginning.
+    private mutating func enter(_ next: Phase) {
+        phase = next
+        phaseTime = 0
+    }
+
     private mutating func beginFadeIn(_ s: CycleSettings) {
         phase = .fadingIn
         phaseTime = level * s.fadeIn

@@ -25,20 +25,15 @@ extension AppModel {
     /// Applies a live-set action.
     public mutating func handleLive(_ action: LiveAction) -> [AppEffect] {
         switch action {
-        case .toggleBlackout:
-            live.blackout.toggle()
-            return []
-        case .toggleHideAll:
-            live.allHidden.toggle()
-            return []
-        case .toggleKeyHelp:
-            live.keyHelpVisible.toggle()
-            return []
-        case .toggleSlotPicker:
-            live.slotPickerOpen.toggle()
-            return []
-        case .toggleLibraryPanel:
-            live.libraryPanelVisible.toggle()
+        case .toggleBlackout, .toggleHideAll, .toggleKeyHelp, .toggleSlotPicker, .toggleLibraryPanel:
+            let flag: WritableKeyPath<LiveState, Bool> = switch action {
+            case .toggleBlackout: \.blackout
+            case .toggleHideAll: \.allHidden
+            case .toggleKeyHelp: \.keyHelpVisible
+            case .toggleSlotPicker: \.slotPickerOpen
+            default: \.libraryPanelVisible
+            }
+            live[keyPath: flag].toggle()
             return []
         case .setDwell(let s):
             let r = CycleSettings.dwellRange

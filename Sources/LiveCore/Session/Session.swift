@@ -118,7 +118,8 @@ public struct Session: Equatable, Sendable {
     public static func load(from url: URL) -> (session: Session?, notice: String?) {
         guard FileManager.default.fileExists(atPath: url.path) else { return (nil, nil) }
         do {
-            let data = try SafeFile.read(url, limit: 4 << 20)
+            let data: Data
+            do { data = try SafeFile.read(url, limit: 4 << 20) } catch { throw RuntimeFailure("\(url.path): \(error.reason)") }
             return (try decode(data, file: url.path), nil)
         } catch {
             let aside = url.deletingLastPathComponent()

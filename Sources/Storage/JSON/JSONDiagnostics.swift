@@ -113,10 +113,9 @@ public final class JSONDiagnostics {
 }
 
 extension String {
-    /// The string without leading and trailing spaces, tabs and newlines.
+    /// The string without leading and trailing white space (spaces, tabs, newlines, Unicode spaces).
     public var trimmingSpaces: Substring {
-        let ws: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        guard let first = firstIndex(where: { !ws($0) }), let last = lastIndex(where: { !ws($0) }) else { return "" }
+        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }
         return self[first...last]
     }
 }

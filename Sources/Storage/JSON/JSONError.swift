@@ -88,8 +88,11 @@ public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
         return e
     }
 
-    /// `FILE:LINE:COL: path: reason` (parts that are unknown are left out).
+    /// `FILE:LINE:COL: path: reason` (parts that are unknown are left out);
+    /// `FILE: reason` for a problem with the file as a whole (unreadable, too
+    /// large, not a regular file: no position, the top level).
     public var description: String {
+        if let file, !position.isKnown, path.components.isEmpty { return file + ": " + reason }
         var s = ""
         if let file { s += file + ":" }
         if position.isKnown { s += "\(position.line):\(position.column):" }

@@ -1,3 +1,4 @@
+import AudioReactive
 import Foundation
 
 /// Ground truth and scoring for onset measurements on the drum synthesiser
