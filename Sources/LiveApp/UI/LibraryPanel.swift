@@ -47,7 +47,7 @@ struct LibraryPanel {
         rects.removeAll(keepingCapacity: true)
         var dw: Float = 0, dh: Float = 0
         ig_get_display_size(&dw, &dh)
-        ig_set_next_window_pos(dw - 8, 32, UI.Cond.firstUseEver, 1, 0)  // right edge, below the menu bar
+        ig_set_next_window_pos(dw - 8, ig_get_frame_height() + 8, UI.Cond.firstUseEver, 1, 0)  // right edge, below the menu bar
         ig_set_next_window_size(width, 590, UI.Cond.firstUseEver)
         defer { ig_end() }
         // Does not take focus when it first appears (the parameter editor keeps it).
@@ -150,7 +150,14 @@ struct LibraryPanel {
         defer { UI.popID() }
         let tags = p.tags.isEmpty ? "" : "  · " + p.tags.joined(separator: ", ")
         let label = (item.pinned ? "● " : "") + p.name + tags
-        if "\(label)##row".withCString({ ig_selectable($0, selection == .factory(p.id) || model.currentPreset?.id == p.id, 0, 0, 0) }) {
+        var height: Float = 0
+        if let tex = thumbnailTexture?(p.id) {
+            ig_image(tex, 64, 36)
+            rects["thumb:factory:" + p.id] = UI.lastItemRect
+            UI.sameLine()
+            height = 36
+        }
+        if "\(label)##row".withCString({ ig_selectable($0, selection == .factory(p.id) || model.currentPreset?.id == p.id, 0, 0, height) }) {
             selection = .factory(p.id)
             dispatch(.jumpTo(p.id))
         }

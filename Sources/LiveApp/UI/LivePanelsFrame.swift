@@ -23,13 +23,16 @@ struct LivePanelsFrame {
 
     var editor = ParamEditor()
     var notices = NoticesPanel()
+    /// The menu bar's rectangle in the last frame (nil when hidden).
+    private(set) var menuBar: UI.Rect?
 
     /// Draws the frame's panels; returns the actions they produced.
     mutating func draw(model: AppModel, status: Status, audio: AudioShell, liveSet: LiveSet) -> [AppAction] {
         var actions: [AppAction] = []
+        menuBar = nil
         let dispatch: (AppAction) -> Void = { actions.append($0) }
         if model.uiVisible && !model.live.allHidden {
-            MenuBar.draw(model: model, displayCount: status.displayCount, dispatch: dispatch)
+            menuBar = MenuBar.draw(model: model, displayCount: status.displayCount, dispatch: dispatch)
             editor.draw(model: model, dispatch: dispatch)
             audio.drawUI(model: model, dispatch: dispatch)
         }

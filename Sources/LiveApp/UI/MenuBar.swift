@@ -4,9 +4,12 @@ import LiveCore
 /// The main menu bar: view toggles and the projector output window.
 /// Main thread only.
 enum MenuBar {
-    static func draw(model: AppModel, displayCount: Int, dispatch: (AppAction) -> Void) {
-        guard ig_begin_main_menu_bar() else { return }
+    /// Draws the menu bar; returns its rectangle (nil when not drawn).
+    @discardableResult
+    static func draw(model: AppModel, displayCount: Int, dispatch: (AppAction) -> Void) -> UI.Rect? {
+        guard ig_begin_main_menu_bar() else { return nil }
         defer { ig_end_main_menu_bar() }
+        let bar = UI.currentWindowRect
         if ig_begin_menu("View", true) {
             if ig_menu_item("Fullscreen", "F11", model.fullscreen, true) { dispatch(.toggleFullscreen) }
             if ig_menu_item("Panels", "Tab", model.uiVisible, true) { dispatch(.toggleUI) }
@@ -39,5 +42,6 @@ enum MenuBar {
             if ig_menu_item("Previous preset", "PageUp", false, true) { dispatch(.previous) }
             ig_end_menu()
         }
+        return bar
     }
 }

@@ -22,6 +22,8 @@ struct ParamEditor {
     /// Width of the label column and of sliders, in pixels (scaled by the shell).
     var labelWidth: Float = 130
     var sliderWidth: Float = 190
+    /// The control whose help popover is open (last frame), if any.
+    private(set) var openHelp: String?
     /// The window's vertical scroll at the end of the last frame.
     private(set) var scrollY: Float = 0
 
@@ -35,18 +37,39 @@ struct ParamEditor {
     static let mutateSpec = PreciseSlider.Spec(min: 0.01, max: 0.5, format: "%.2f")
     static let morphSpec = PreciseSlider.Spec(min: 0, max: 1, format: "morph %.2f")
 
-    /// Draws the editor window.
+    /// Every label the label column shows (it is as wide as the longest).
+    static let labels: [String] = ParamRegistry.scalars.map { $0.label + " ≠" } + ["Spawn pattern", "Blend mode", "Background", "Colour"]
+
+    /// Draws the editor window. Its columns follow the font (the UI scale):
+    /// the label column fits the longest label, the help and lock boxes
+    /// their glyphs, the sliders take the rest; the panel is never wider or
+    /// taller than the window and scrolls.
     mutating func draw(model: AppModel, dispatch: (AppAction) -> Void) {
-        ig_set_next_window_pos(8, 30, UI.Cond.firstUseEver, 0, 0)  // below the menu bar
+        let fh = ig_get_frame_height()
         var dw: Float = 0, dh: Float = 0
         ig_get_display_size(&dw, &dh)
-        ig_set_next_window_size(labelWidth + sliderWidth + 175, max(300, dh - 40), UI.Cond.firstUseEver)
+        let pad = ig_style_window_padding_x()
+        // `sameLine(labelWidth)` counts from the window's edge: padding, the longest label, a gap.
+        labelWidth = pad + Self.labels.map { ig_calc_text_width($0) }.max()! + fh / 2
+        let tail = 2 * fh + 4 * ig_style_item_spacing_x() + 2 * ig_style_window_padding_x()  // help, lock, spacing, padding
+        let width = min(dw - 16, labelWidth + 10 * fh + tail)
+        ig_set_next_window_pos(8, fh + 6, UI.Cond.firstUseEver, 0, 0)  // below the menu bar
+        ig_set_next_window_size(width, max(200, dh - fh - 14), UI.Cond.firstUseEver)
+        ig_set_next_window_size_constraints(0, 0, dw - 16, dh - fh - 14)
         defer { ig_end() }
+        rects.removeAll(keepingCapacity: true)
         guard "Parameters".withCString({ ig_begin($0, nil, 0) }) else { return }
+        rects["window"] = UI.currentWindowRect
+        var aw: Float = 0, ah: Float = 0
+        ig_get_content_region_avail(&aw, &ah)
+        sliderWidth = max(3 * fh, aw + pad - labelWidth - 2 * fh - 3 * ig_style_item_spacing_x())
         defer { scrollY = ig_get_scroll_y() }
+        openHelp = nil
         toolbar(model, dispatch)
         for section in [ParamSection.global, .species, .matrix, .pheromone, .dynamics, .effects] {
-            guard UI.collapsingHeader(section.title, open: section != .matrix) else { continue }
+            let open = UI.collapsingHeader(section.title, open: section != .matrix)
+            rects["header:" + section.title] = UI.lastItemRect
+            guard open else { continue }
             if section == .species {
                 speciesTabs(model, dispatch)
                 continue
@@ -60,38 +83,44 @@ struct ParamEditor {
 
     private mutating func toolbar(_ model: AppModel, _ dispatch: (AppAction) -> Void) {
         let name = model.currentPreset?.name ?? "(no preset)"
-        ig_set_next_item_width(labelWidth + sliderWidth - 60)
+        ig_set_next_item_width(max(60, labelWidth + sliderWidth - 4 * ig_get_frame_height()))
         if UI.beginCombo("##preset", preview: name + (model.isEdited ? " *" : "")) {
             for p in model.presets where UI.selectable(p.name, selected: p.id == model.currentPreset?.id) {
                 dispatch(.jumpTo(p.id))
             }
             ig_end_combo()
         }
-        UI.sameLine()
+        rects["combo:preset"] = UI.lastItemRect
+        UI.sameLineIfFits(UI.buttonWidth("<"))
         if UI.smallButton("<") { dispatch(.previous) }
-        UI.sameLine()
+        rects["button:previous"] = UI.lastItemRect
+        UI.sameLineIfFits(UI.buttonWidth(">"))
         if UI.smallButton(">") { dispatch(.next) }
+        rects["button:next"] = UI.lastItemRect
+        // The tools flow onto further lines when the panel is narrow (large UI scales).
         if UI.button("Randomize") { seed &+= 1; dispatch(.randomize(seed: seed)) }
+        rects["button:randomize"] = UI.lastItemRect
         Self.hint("randomize")
-        UI.sameLine()
+        UI.sameLineIfFits(UI.buttonWidth("Mutate"))
         if UI.button("Mutate") { seed &+= 1; dispatch(.mutate(amount: mutateAmount, seed: seed)) }
+        rects["button:mutate"] = UI.lastItemRect
         Self.hint("mutate")
-        UI.sameLine()
-        for case .set(let m) in PreciseSlider.draw("##mutateAmount", value: mutateAmount, spec: Self.mutateSpec, width: 80) {
+        let amountWidth = 5 * ig_get_frame_height()
+        UI.sameLineIfFits(amountWidth)
+        for case .set(let m) in PreciseSlider.draw("##mutateAmount", value: mutateAmount, spec: Self.mutateSpec, width: amountWidth) {
             mutateAmount = m
         }
         rects["slider:mutateAmount"] = UI.lastItemRect
         Self.hint("mutateAmount")
-        UI.sameLine()
-        if UI.button("Undo") { dispatch(.undo) }
-        UI.sameLine()
-        if UI.button("Redo") { dispatch(.redo) }
-        UI.sameLine()
-        if UI.button("Reset all") { dispatch(.resetAll) }
-        Self.hint("resetAll")
+        for (label, key, action) in [("Undo", "undo", AppAction.undo), ("Redo", "redo", .redo), ("Reset all", "resetAll", .resetAll)] {
+            UI.sameLineIfFits(UI.buttonWidth(label))
+            if UI.button(label) { dispatch(action) }
+            rects["button:" + key] = UI.lastItemRect
+            Self.hint(key)
+        }
         // Morph toward a preset.
         let targetName = morphTarget.flatMap { id in model.presets.first { $0.id == id }?.name } ?? "Morph to…"
-        ig_set_next_item_width(labelWidth)
+        ig_set_next_item_width(labelWidth - ig_style_window_padding_x() - ig_style_item_spacing_x())
         if UI.beginCombo("##morphTarget", preview: targetName) {
             for p in model.presets where UI.selectable(p.name, selected: p.id == morphTarget) {
                 morphTarget = p.id
@@ -99,8 +128,10 @@ struct ParamEditor {
             }
             ig_end_combo()
         }
-        UI.sameLine()
-        for case .set(let t) in PreciseSlider.draw("##morphT", value: morphT, spec: Self.morphSpec, width: sliderWidth - 20) {
+        rects["combo:morphTarget"] = UI.lastItemRect
+        Self.hint("morphTarget")
+        UI.sameLine(labelWidth)
+        for case .set(let t) in PreciseSlider.draw("##morphT", value: morphT, spec: Self.morphSpec, width: sliderWidth) {
             guard let id = morphTarget else { continue }
             morphT = t
             dispatch(.morph(presetID: id, t: t))
@@ -114,7 +145,9 @@ struct ParamEditor {
         guard "species".withCString({ ig_begin_tab_bar($0, 0) }) else { return }
         defer { ig_end_tab_bar() }
         for tab in -1..<ParamKey.speciesCount {
-            guard UI.beginTabItem(tab < 0 ? "All" : "\(tab + 1)") else { continue }
+            let shown = UI.beginTabItem(tab < 0 ? "All" : "\(tab + 1)")
+            rects["tab:\(tab)"] = UI.lastItemRect
+            guard shown else { continue }
             UI.pushID("tab\(tab)")
             for f in SpeciesField.allCases {
                 let keys = tab < 0 ? (0..<ParamKey.speciesCount).map { ParamKey.species($0, f) } : [ParamKey.species(tab, f)]
@@ -180,7 +213,9 @@ struct ParamEditor {
     private mutating func helpAndLock(_ id: String, lockIDs: [String], _ model: AppModel, _ dispatch: (AppAction) -> Void) {
         let words = ControlWordTable.words(id) ?? ControlWords(label: id, hint: "")
         UI.sameLine()
-        rects["help:" + id] = PreciseSlider.helpMarker(words.label, words.hint)
+        let help = PreciseSlider.helpMarker(words.label, words.hint)
+        rects["help:" + id] = help.rect
+        if help.open { openHelp = id }
         UI.sameLine()
         var locked = model.locks.contains(id) || lockIDs.allSatisfy { model.locks.contains($0) }
         if "##lock".withCString({ ig_checkbox($0, &locked) }) {

@@ -11,7 +11,10 @@ struct ShortcutRouter {
     /// The actions of this frame's keys at `now` (seconds).
     mutating func actions(for keys: [KeyPress], now: Double) -> [AppAction] {
         let textFocused = Self.textFocused
-        let passed = typing.filter(keys, textFocused: textFocused, now: now)
+        var passed = typing.filter(keys, textFocused: textFocused, now: now)
+        // With the keyboard focus shown, Space, arrows, Esc and paging move
+        // and press the focused control instead of acting as shortcuts.
+        if ig_has_context() && ig_nav_visible() { passed.removeAll(where: KeyMap.isNavigationKey) }
         return passed.compactMap { KeyMap.action(for: $0, textFocused: textFocused) }
     }
 

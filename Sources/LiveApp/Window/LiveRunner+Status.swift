@@ -112,6 +112,22 @@ extension LiveRunner {
         ])
     }
 
+    /// The parameter editor's controls shown whole (inside its panel), the
+    /// menu bar and the window's size in UI pixels, for layout tests at
+    /// every UI scale.
+    private func controlsState() -> JSONNode {
+        let e = panels.editor.rects
+        guard model.uiVisible, let win = e["window"] else { return .object([]) }
+        let whole = e.filter { $0.key == "window" || ($0.value.x0 >= win.x0 && $0.value.x1 <= win.x1 && $0.value.y0 >= win.y0 && $0.value.y1 <= win.y1) }
+        let size = editorWindow.window.size
+        return .object([
+            ("uiScale", .double(model.uiScale)),
+            ("display", .array([.int(size.width), .int(size.height)])),
+            ("menuBar", panels.menuBar.map { b in .array([.double(Double(b.x0)), .double(Double(b.y0)), .double(Double(b.x1)), .double(Double(b.y1))]) } ?? .null),
+            ("editor", .object(Self.rectMembers(whole))),
+        ])
+    }
+
     /// Item rectangles as `name: [x0, y0, x1, y1]` in window pixels, sorted by name.
     static func rectMembers(_ rects: [String: UI.Rect]) -> [(String, JSONNode)] {
         let r = JSONNode.rounded
@@ -132,6 +148,7 @@ extension LiveRunner {
         if let r = remoteEditor { extra = [("revision", .int(Int(state.revision))), ("connected", .bool(r.synced))] }
         extra.append(("audio", audioState()))
         extra.append(("notices", noticesState()))
+        extra.append(("controls", controlsState()))
         StateDumpWriter.shared.write(StateDump.text(state, extra: extra), to: path, sync: sync)
     }
 }

@@ -30,6 +30,8 @@ final class LiveSet: FrameOutput {
     private var frameEffects: [AppEffect] = []
     /// Actions from frame work (a notice when the worker is full), applied with `drainActions`.
     private var frameReplies: [AppAction] = []
+    /// Factory presets' thumbnails, cached under the XDG cache folder (`attachGL` starts them).
+    private(set) var factoryThumbnails: FactoryThumbnails?
     /// Thumbnail textures for the panel, once a GL context exists (`attachGL`).
     private(set) var thumbnails: ThumbnailTextures?
 
@@ -48,7 +50,11 @@ final class LiveSet: FrameOutput {
     /// Shows thumbnails in the library panel. Call once with the editor
     /// window's GL context current (where ImGui draws).
     func attachGL() {
-        let t = ThumbnailTextures(store: libraryIO.store)
+        let cache = FactoryThumbnails(presets: initialLibrary.items.filter { $0.slot == nil }.map(\.preset),
+                                      directory: FactoryThumbnails.defaultDirectory(environment: environment))
+        cache.start()
+        factoryThumbnails = cache
+        let t = ThumbnailTextures(store: libraryIO.store, factory: cache)
         thumbnails = t
         panels.library.thumbnailTexture = { t.texture(for: $0) }
     }
