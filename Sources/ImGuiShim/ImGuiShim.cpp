@@ -108,6 +108,55 @@ void ig_render(void) { ImGui::Render(); }
 void ig_render_gl(void) { ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData()); }
 int ig_draw_vertex_count(void) { ImDrawData *d = ImGui::GetDrawData(); return d ? d->TotalVtxCount : 0; }
 
+void ig_bring_current_window_to_front(void) { ImGui::BringWindowToDisplayFront(ImGui::GetCurrentWindow()); }
+int ig_window_display_index(const char *name) {
+    ImGuiWindow *w = ImGui::FindWindowByName(name);
+    if (!w) return -1;
+    ImGuiContext &g = *ImGui::GetCurrentContext();
+    for (int i = 0; i < g.Windows.Size; i++) if (g.Windows[i] == w) return i;
+    return -1;
+}
+
+void ig_enable_keyboard_nav(bool on) {
+    ImGuiIO &io = ImGui::GetIO();
+    if (on) io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard; else io.ConfigFlags &= ~ImGuiConfigFlags_NavEnableKeyboard;
+}
+bool ig_nav_visible(void) {
+    ImGuiContext &g = *ImGui::GetCurrentContext();
+    return g.NavId != 0 && !g.NavDisableHighlight && g.NavWindow != nullptr;
+}
+bool ig_nav_rect(float *x0, float *y0, float *x1, float *y1) {
+    ImGuiContext &g = *ImGui::GetCurrentContext();
+    ImGuiWindow *w = g.NavWindow;
+    if (!w || g.NavId == 0) return false;
+    ImRect r = ImGui::WindowRectRelToAbs(w, w->NavRectRel[g.NavLayer]);
+    *x0 = r.Min.x; *y0 = r.Min.y; *x1 = r.Max.x; *y1 = r.Max.y;
+    return true;
+}
+const char *ig_nav_window_name(void) {
+    ImGuiContext &g = *ImGui::GetCurrentContext();
+    return g.NavWindow ? g.NavWindow->RootWindow->Name : "";
+}
+void ig_nav_move_request_cancel(void) { ImGui::NavMoveRequestCancel(); }
+bool ig_is_nav_active(const char *label) {
+    ImGuiContext &g = *ImGui::GetCurrentContext();
+    return g.ActiveId != 0 && g.ActiveId == ImGui::GetID(label) && g.ActiveIdSource == ImGuiInputSource_Nav;
+}
+void ig_nav_suppress_tweak(void) {
+    ImGuiIO &io = ImGui::GetIO();
+    const int inputs[] = { ImGuiNavInput_DpadLeft, ImGuiNavInput_DpadRight, ImGuiNavInput_DpadUp, ImGuiNavInput_DpadDown,
+                           ImGuiNavInput_KeyLeft_, ImGuiNavInput_KeyRight_, ImGuiNavInput_KeyUp_, ImGuiNavInput_KeyDown_,
+                           ImGuiNavInput_LStickLeft, ImGuiNavInput_LStickRight, ImGuiNavInput_LStickUp, ImGuiNavInput_LStickDown };
+    for (int n : inputs) { io.NavInputs[n] = 0.0f; io.NavInputsDownDuration[n] = -1.0f; }
+}
+
+float ig_style_item_spacing_x(void) { return ImGui::GetStyle().ItemSpacing.x; }
+float ig_style_window_padding_x(void) { return ImGui::GetStyle().WindowPadding.x; }
+float ig_style_frame_padding_x(void) { return ImGui::GetStyle().FramePadding.x; }
+void ig_set_next_window_size_constraints(float min_w, float min_h, float max_w, float max_h) {
+    ImGui::SetNextWindowSizeConstraints(ImVec2(min_w, min_h), ImVec2(max_w, max_h));
+}
+
 void ig_io_set_mouse_pos(float x, float y) { ImGui::GetIO().MousePos = ImVec2(x, y); }
 void ig_io_set_mouse_button(int button, bool down) { if (button >= 0 && button < 5) ImGui::GetIO().MouseDown[button] = down; }
 void ig_io_add_mouse_wheel(float v) { ImGui::GetIO().MouseWheel += v; }

@@ -223,4 +223,21 @@ final class LivePanelRig: PanelDriving {
             #expect(ig_draw_vertex_count() == 0)
         }
     }
+
+    @Test func theDwellSliderStepsLikeEverySlider() throws {
+        let dir = LibraryTestDir()
+        defer { dir.remove() }
+        try HeadlessImGui.run { ui in
+            let rig = LivePanelRig(dir: dir.path)
+            ui.frames(2, rig.draw)
+            ui.moveMouse(to: try rig.rect("dwell").center)
+            ui.frames(2, rig.draw)
+            let d0 = rig.model.live.cycle.dwell
+            let span = CycleSettings.dwellRange.upperBound - CycleSettings.dwellRange.lowerBound
+            ui.tap(ScanCode.right, rig.draw)
+            #expect(abs(rig.model.live.cycle.dwell - d0 - span / 100) < 1e-9, "\(d0) → \(rig.model.live.cycle.dwell)")
+            ui.tap(ScanCode.home, rig.draw)
+            #expect(rig.model.live.cycle.dwell == CycleSettings.dwellRange.lowerBound)
+        }
+    }
 }

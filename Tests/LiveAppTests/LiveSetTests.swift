@@ -43,12 +43,13 @@ import Testing
         }
 
         /// One frame of the loop.
-        func frame(dt: Double = 1.0 / 60) {
+        func frame(dt: Double = 1.0 / 60, resolution: Double = 1) {
             time += dt
             for a in live.tick(dt: dt, model: model) { apply(a) }
             image.fill(RGBColor(r: 200, g: 100, b: 50))  // the renderer's fresh frame
             image.scaleBrightness(live.brightness)  // as the pipeline does before its outputs
-            live.show(FramePipeline.Frame(tick: FrameTick(index: 0, time: time, dt: dt), params: model.base, steps: 0), picture: FramePicture(image: image))
+            live.show(FramePipeline.Frame(tick: FrameTick(index: 0, time: time, dt: dt), params: model.base, steps: 0,
+                                           resolutionFactor: resolution), picture: FramePicture(image: image))
             for a in live.drainActions() { apply(a) }
         }
 
@@ -120,5 +121,37 @@ import Testing
         #expect(loop.sink.frames.load(ordering: .relaxed) == 30 && loop.live.recorder.status.dropped == 0)
         #expect(loop.sink.firstPixel.withLock { $0 } == 200)
         #expect(loop.model.notices.items.last?.text.hasPrefix("Recording saved: \(dir.path)/videos/physarum-") == true)
+    }
+
+    @Test func aRecordingMadeWhileTheGovernorLoweredTheResolutionSaysSo() {
+        let dir = LibraryTestDir()
+        defer { dir.remove() }
+        let loop = Loop(dir: dir)
+        defer { loop.live.shutdown() }
+        loop.apply(.live(.toggleRecording))
+        loop.frame(resolution: 0.55)
+        #expect(loop.model.notices.items.contains { $0.text.hasPrefix("Recording 48x27: the governor had lowered the resolution to 55 %") },
+                "\(loop.model.notices.items.map(\.text))")
+        loop.apply(.live(.toggleRecording))
+        loop.frame(resolution: 0.55)
+        #expect(loop.live.recorder.waitUntilFinished(timeout: 10))
+        loop.frame()
+        let saved = loop.model.notices.items.last?.text ?? ""
+        #expect(saved.hasPrefix("Recording saved: ") && saved.contains("48x27: the governor had lowered the resolution"), "\(saved)")
+    }
+
+    @Test func aRecordingAtFullSizeSaysNothingAboutTheGovernor() {
+        let dir = LibraryTestDir()
+        defer { dir.remove() }
+        let loop = Loop(dir: dir)
+        defer { loop.live.shutdown() }
+        loop.apply(.live(.toggleRecording))
+        loop.frame()
+        loop.apply(.live(.toggleRecording))
+        loop.frame()
+        #expect(loop.live.recorder.waitUntilFinished(timeout: 10))
+        loop.frame()
+        #expect(!loop.model.notices.items.contains { $0.text.contains("governor") })
+        #expect(loop.model.notices.items.last?.text.hasPrefix("Recording saved: ") == true)
     }
 }

@@ -92,15 +92,16 @@ import Testing
     }
 
     /// SDL sees one display under Xvfb (Xinerama heads and RandR monitors are
-    /// not reported as displays), so the projector window is tested alone: on
-    /// the same display it covers the editor, and nothing of the panels shows.
-    @Test func projectorWindowShowsNoPanels() throws {
+    /// not reported as displays), so asking for the projector on display 1
+    /// is asking for the editor's own display: the projector opens as a
+    /// window in the bottom-right quarter, says so, and the editor stays in view.
+    @Test func projectorOnTheEditorsDisplayDoesNotCoverIt() throws {
         let display = try #require(TestDisplay.display, "Xvfb is needed (scripts/test installs it)")
         let home = makeTempDir("output")
         defer { try? FileManager.default.removeItem(at: home) }
         let env: [String: String?] = ["DISPLAY": display, "XDG_STATE_HOME": home.path]
         let stats = home.appendingPathComponent("stats.jsonl")
-        func run(_ extra: [String]) throws -> ScreenShot {
+        func run(_ extra: [String]) throws -> (ScreenShot, String, String) {
             try? FileManager.default.removeItem(at: stats)
             let app = try AppProcess(["--no-session", "--no-audio", "--agents", "20000", "--size", "1280x720",
                                       "--stats", stats.path] + extra, environment: env)
@@ -109,17 +110,21 @@ import Testing
             #expect(poll(seconds: 60) { ((try? String(contentsOf: stats, encoding: .utf8)) ?? "").split(separator: "\n").count >= 2 },
                     "the app runs: \(app.stderr)")
             let shot = try ScreenShot.take(display: display)
+            let found = try PhysarumProcess.run(tool: "/usr/bin/xdotool", ["search", "--name", "Physarum Live.*output", "getwindowgeometry"],
+                                                environment: ["DISPLAY": display])
             app.signal(SIGTERM)
             #expect(app.wait(seconds: 30) == 0)
-            return shot
+            return (shot, app.stderr, found.stdout)
         }
-        let editorOnly = try run([])
-        let withOutput = try run(["--output-display", "0"])
+        let (editorOnly, _, none) = try run([])
+        #expect(!none.contains("Geometry"), "no projector window unless asked: \(none)")
+        let (withOutput, stderr, geometry) = try run(["--output-display", "0"])
         #expect(Self.panelPixels(editorOnly) > 1000, "the editor shows its panel title bar")
-        #expect(Self.panelPixels(withOutput) < 20, "the projector window shows the picture only")
-        #expect(withOutput.fractionDiffering(from: ScreenShot(width: withOutput.width, height: withOutput.height,
-                                                               rgb: [UInt8](repeating: 0, count: withOutput.rgb.count)),
-                                             x0: 0, y0: 0, x1: withOutput.width, y1: withOutput.height) > 0.3,
+        #expect(Self.panelPixels(withOutput) > 1000, "the editor is not covered by the projector")
+        #expect(stderr.components(separatedBy: "the projector opens as a window").count == 2, "said once: \(stderr)")
+        let shot = ScreenShot(width: withOutput.width, height: withOutput.height, rgb: [UInt8](repeating: 0, count: withOutput.rgb.count))
+        #expect(geometry.contains("Position: 640,360") && geometry.contains("Geometry: 640x360"), "the bottom-right quarter: \(geometry)")
+        #expect(withOutput.fractionDiffering(from: shot, x0: 640, y0: 360, x1: withOutput.width, y1: withOutput.height) > 0.3,
                 "the projector window shows the simulation")
     }
 }

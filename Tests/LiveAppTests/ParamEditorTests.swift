@@ -205,4 +205,69 @@ final class EditorRig {
             #expect(rig.model.base == rig.preset.params)
         }
     }
+
+    @Test func mutateAmountAndMorphStepLikeEverySlider() throws {
+        try HeadlessImGui.run { ui in
+            let rig = EditorRig()
+            ui.frames(2, rig.draw)
+            ui.moveMouse(to: try rig.rect("slider:mutateAmount").center)
+            ui.frames(2, rig.draw)
+            let m0 = rig.editor.mutateAmount
+            ui.tap(ScanCode.right, rig.draw)
+            #expect(abs(rig.editor.mutateAmount - m0 - 0.49 / 100) < 1e-9, "\(m0) → \(rig.editor.mutateAmount)")
+            ui.mods(shift: true)
+            ui.tap(ScanCode.left, rig.draw)
+            ui.mods()
+            #expect(abs(rig.editor.mutateAmount - m0 - 0.49 / 100 * 0.9) < 1e-9)
+            ui.tap(ScanCode.end, rig.draw)
+            #expect(rig.editor.mutateAmount == 0.5)
+
+            rig.editor.morphTarget = "other"
+            ui.moveMouse(to: try rig.rect("slider:morph").center)
+            ui.frames(2, rig.draw)
+            let base = rig.model.base
+            ui.mods(alt: true)
+            ui.tap(ScanCode.right, rig.draw)
+            ui.mods()
+            #expect(abs(rig.editor.morphT - 0.1) < 1e-9)
+            #expect(rig.actions.last == .morph(presetID: "other", t: rig.editor.morphT))
+            #expect(rig.model.base != base, "the look moved toward the target")
+        }
+    }
+
+    @Test func everyNonScalarControlHasHelpAndALockThatTheLookToolsRespect() throws {
+        try HeadlessImGui.run { ui in
+            let rig = EditorRig()
+            ui.frames(2, rig.draw)
+            for id in ["spawn.pattern", "render.blendMode", "render.background"] {
+                _ = try rig.rect("help:" + id)
+                _ = try rig.rect("lock:" + id)
+            }
+            // A species colour: its tab, then its lock.
+            ui.moveMouse(to: try rig.rect("tab:0").center)
+            ui.frames(2, rig.draw)
+            ui.click(rig.draw)
+            ui.frames(2, rig.draw)
+            _ = try rig.rect("help:species.0.color")
+            ui.moveMouse(to: try rig.rect("lock:species.0.color").center)
+            ui.frames(2, rig.draw)
+            ui.click(rig.draw)
+            #expect(rig.model.locks.contains("species.0.color"))
+            let colours = (0..<3).map { rig.model.base.color(species: $0) }
+            _ = rig.model.handle(.randomize(seed: 7))
+            #expect(rig.model.base.color(species: 0) == colours[0], "Randomize keeps the locked colour")
+            #expect(rig.model.base.color(species: 1) != colours[1], "and recolours the others")
+            // Background and blend mode: locked, a morph to another look leaves them.
+            _ = rig.model.handle(.setBackground(RGBColor(r: 200, g: 10, b: 10)))
+            _ = rig.model.handle(.setBlendMode(.paint))
+            for id in ["render.background", "render.blendMode"] {
+                ui.moveMouse(to: try rig.rect("lock:" + id).center)
+                ui.frames(2, rig.draw)
+                ui.click(rig.draw)
+            }
+            #expect(rig.model.locks.isSuperset(of: ["render.background", "render.blendMode"]))
+            _ = rig.model.handle(.morph(presetID: "other", t: 1))
+            #expect(rig.model.base.background == RGBColor(r: 200, g: 10, b: 10) && rig.model.base.blendMode == .paint)
+        }
+    }
 }

@@ -91,6 +91,10 @@ void ig_set_next_window_size(float w, float h, int cond);
 void ig_set_next_window_bg_alpha(float alpha);
 void ig_set_next_window_collapsed(bool collapsed, int cond);
 void ig_set_next_window_focus(void);
+/* Draws the current window above every other window (without taking focus). */
+void ig_bring_current_window_to_front(void);
+/* Position of a window in the display order (0 = drawn first, at the back), -1 if none. */
+int ig_window_display_index(const char *name);
 void ig_same_line(float offset, float spacing);
 void ig_separator(void);
 void ig_spacing(void);
@@ -113,6 +117,28 @@ float ig_calc_text_width(const char *text);
 void ig_set_scroll_here_y(float ratio);
 float ig_get_scroll_y(void);
 void ig_set_keyboard_focus_here(int offset);
+
+/* ---- keyboard navigation ---- */
+/* Turns Dear ImGui's keyboard navigation on or off (arrows, Space, Enter, Esc, Ctrl+Tab). */
+void ig_enable_keyboard_nav(bool on);
+/* A control has keyboard focus and its highlight is shown. */
+bool ig_nav_visible(void);
+/* The screen rectangle of the control with keyboard focus; false when none. */
+bool ig_nav_rect(float *x0, float *y0, float *x1, float *y1);
+/* The name of the window (root) holding keyboard focus ("" when none). */
+const char *ig_nav_window_name(void);
+/* Keeps this frame's arrow key from moving the focus (the focused control used it). */
+void ig_nav_move_request_cancel(void);
+/* The item `label` (in the current ID scope, before it is drawn) was activated from the keyboard (Space). */
+bool ig_is_nav_active(const char *label);
+/* ImGui's own arrow tweak of the active slider is dropped for this frame (the app steps it). */
+void ig_nav_suppress_tweak(void);
+
+/* ---- style metrics (after scaling) ---- */
+float ig_style_item_spacing_x(void);
+float ig_style_window_padding_x(void);
+float ig_style_frame_padding_x(void);
+void ig_set_next_window_size_constraints(float min_w, float min_h, float max_w, float max_h);
 
 /* ---- widgets ---- */
 void ig_text(const char *text);

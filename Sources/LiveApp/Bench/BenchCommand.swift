@@ -37,7 +37,7 @@ enum BenchCommand: Subcommand {
         with `swift build -c release` — debug builds are 10-50x slower.
 
         Scenarios:
-        \(scenarios.map { "  \($0.name.padding(toLength: 16, withPad: " ", startingAt: 0))\($0.summary)" }.joined(separator: "\n"))
+        \(scenarioList)
 
         Output (--json, one line per scenario): scenario, agents, width, height,
         threads, steps, diffusionEvery, seconds (median per repeat),
@@ -56,6 +56,13 @@ enum BenchCommand: Subcommand {
         (msPerStep, agentStepsPerSecond, msPerFrame, ...) with better/worse;
         with --json, each line gains a "compare" object of the ratios instead.
         """
+    }
+
+    /// One line per scenario: its whole name, padded to the longest, then the summary.
+    static var scenarioList: String {
+        let width = (scenarios.map(\.name.count).max() ?? 0) + 2
+        return scenarios.map { "  " + $0.name.padding(toLength: width, withPad: " ", startingAt: 0) + $0.summary }
+            .joined(separator: "\n")
     }
 
     /// Every scenario, in run order.

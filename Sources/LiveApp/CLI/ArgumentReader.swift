@@ -20,21 +20,28 @@ struct ArgumentReader {
         return true
     }
 
-    /// The value after `name`, or nil when absent. Throws when the value is missing.
+    /// The value after `name`, or nil when absent; given more than once, the
+    /// last one wins. Throws when the value is missing (another option, such
+    /// as `--preset --no-ui`, is not taken as a value).
     mutating func string(_ name: String) throws -> String? {
-        guard let i = args.firstIndex(of: name) else { return nil }
-        guard i + 1 < args.count else { throw UsageError("\(name) needs a value") }
-        let v = args[i + 1]
-        args.removeSubrange(i...(i + 1))
-        return v
+        try strings(name).last
     }
 
-    /// All values of a repeatable option.
+    /// All values of a repeatable option, in order.
     mutating func strings(_ name: String) throws -> [String] {
         var out: [String] = []
-        while let v = try string(name) { out.append(v) }
+        while let i = args.firstIndex(of: name) {
+            guard i + 1 < args.count, !Self.isOption(args[i + 1]) else {
+                throw UsageError("\(name) needs a value" + (i + 1 < args.count ? " (got the option '\(args[i + 1])')" : ""))
+            }
+            out.append(args[i + 1])
+            args.removeSubrange(i...(i + 1))
+        }
         return out
     }
+
+    /// `--name` (never a value); `-` and negative numbers are values.
+    static func isOption(_ a: String) -> Bool { a.hasPrefix("--") && a.count > 2 }
 
     /// An integer option within `range`.
     mutating func int(_ name: String, in range: ClosedRange<Int>) throws -> Int? {

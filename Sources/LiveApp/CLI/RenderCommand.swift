@@ -20,7 +20,8 @@ enum RenderCommand: Subcommand {
     the audio config's routes exactly as the live window moves it.
       --preset NAME          a factory preset (id or name, see `physarum presets list`)
                              or a path to a preset .json file
-      --out DIR              numbered PNGs DIR/frame-000001.png … (folder created)
+      --out DIR              numbered PNGs DIR/frame-000001.png … (folder created; a name
+                             with another extension, such as x.gif, is refused)
       --out FILE.png         one PNG (with --frames 1)
       --out FILE.mp4         H.264 video (yuv420p) through ffmpeg, which must be installed;
                              with --audio the file's sound is muxed in (AAC)

@@ -49,11 +49,14 @@ private final class RecordingSession: Sendable {
     let offered = Atomic<Int>(0)
     let offerNanoseconds = Atomic<Int>(0)
     let info = Mutex<(phase: RecordingStatus.Phase, path: String?)>((.starting, nil))
+    /// Said with the saved notice (e.g. the governor had lowered the size).
+    let note: String?
 
-    init(width: Int, height: Int, fps: Double, queueFrames: Int) {
+    init(width: Int, height: Int, fps: Double, queueFrames: Int, note: String? = nil) {
         self.width = width
         self.height = height
         self.fps = fps
+        self.note = note
         ring = FrameRing(capacity: queueFrames, frameBytes: width * height * 4)
     }
 
@@ -142,16 +145,18 @@ final class Recorder {
     var isRecording: Bool { session?.accepting.load(ordering: .relaxed) ?? false }
 
     /// Starts recording frames of this size (preallocates the ring here, once).
-    /// False when a recording is already running.
+    /// False when a recording is already running. `note` is said when the
+    /// recording starts and again with the saved notice.
     @discardableResult
-    func start(width: Int, height: Int) -> Bool {
+    func start(width: Int, height: Int, note: String? = nil) -> Bool {
         reapFinished()
         guard session == nil else { return false }
         guard width > 1, height > 1 else {
             post("Recording not started: the frame is \(width)x\(height)", .warning)
             return false
         }
-        let s = RecordingSession(width: width, height: height, fps: fps, queueFrames: queueFrames)
+        let s = RecordingSession(width: width, height: height, fps: fps, queueFrames: queueFrames, note: note)
+        if let note { post("Recording \(width)x\(height): \(note)", .warning) }
         session = s
         startTime = nil
         queuedFrames = 0
@@ -179,8 +184,8 @@ final class Recorder {
     }
 
     /// Starts or stops (R).
-    func toggle(width: Int, height: Int) {
-        if isRecording { stop() } else { start(width: width, height: height) }
+    func toggle(width: Int, height: Int, note: String? = nil) {
+        if isRecording { stop() } else { start(width: width, height: height, note: note) }
     }
 
     /// Offers the frame shown at `time` (seconds, monotonic). Copies it into a
@@ -312,7 +317,7 @@ final class Recorder {
             closeError = error
         }
         let st = s.status
-        let summary = String(format: "%.1f s, %d dropped", st.seconds, st.dropped)
+        let summary = String(format: "%.1f s, %d dropped", st.seconds, st.dropped) + (s.note.map { "; \(s.width)x\(s.height): \($0)" } ?? "")
         if let failure {
             notice("Recording stopped: \(failure) — \(path) (\(summary)) may be incomplete", .error)
         } else if let closeError {

@@ -55,7 +55,7 @@ final class LibraryIO: Sendable {
                     let p = try LibraryStore.readPreset(path: path)
                     return [.library(.importLoaded(p, file: path))]
                 } catch {
-                    return [.notice("\(error)", .warning)]
+                    return [.notice("\(error)", .error)]
                 }
             }
         case .writePreset(let preset, let path):
@@ -64,7 +64,7 @@ final class LibraryIO: Sendable {
                     let written = try LibraryStore.writePreset(preset, path: path)
                     return [.notice("Exported \"\(preset.name)\" to \(written)", .info)]
                 } catch {
-                    return [.notice("\(error)", .warning)]
+                    return [.notice("\(error)", .error)]
                 }
             }
         }

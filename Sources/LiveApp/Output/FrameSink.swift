@@ -11,7 +11,8 @@ enum FrameSink {
 
     /// Picks the sink for `--out`: `*.mp4` (or .mkv/.mov/.webm) → video (with
     /// the sound of `audio` muxed in when given), `*.png` → one file (only
-    /// with one frame), anything else → a folder.
+    /// with one frame), a name without an extension (or an existing
+    /// folder) → a folder of numbered PNGs; any other extension is refused.
     static func open(_ out: String, frames: Int, width: Int, height: Int, fps: Double, audio: String? = nil) throws -> FrameSink {
         let ext = (out as NSString).pathExtension.lowercased()
         if isVideo(out) {
@@ -22,6 +23,11 @@ enum FrameSink {
             let dir = (out as NSString).deletingLastPathComponent
             if !dir.isEmpty { try makeDirectory(dir) }
             return .pngFile(out)
+        }
+        var isFolder: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: out, isDirectory: &isFolder)
+        if !ext.isEmpty, !(exists && isFolder.boolValue) {
+            throw UsageError("--out \(out): '.\(ext)' is not a format this writes; give FILE.png, FILE.mp4 (.mkv, .mov, .webm) or a folder for numbered PNGs")
         }
         try makeDirectory(out)
         return .pngDirectory(out)

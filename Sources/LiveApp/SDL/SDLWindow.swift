@@ -162,6 +162,13 @@ final class SDLWindow {
     /// The opaque window pointer for the ImGui backend.
     var rawWindow: UnsafeMutableRawPointer { UnsafeMutableRawPointer(handle) }
 
+    /// The bounds of display `d` (0-based) in desktop pixels, nil when unknown.
+    static func displayBounds(_ d: Int) -> (x: Int, y: Int, width: Int, height: Int)? {
+        var r = SDL_Rect()
+        guard SDL_GetDisplayBounds(Int32(d), &r) == 0 else { return nil }
+        return (Int(r.x), Int(r.y), Int(r.w), Int(r.h))
+    }
+
     /// Number of displays SDL sees (after video init).
     static var displayCount: Int { Int(SDL_GetNumVideoDisplays()) }
 }

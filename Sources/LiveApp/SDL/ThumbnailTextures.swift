@@ -18,15 +18,21 @@ final class ThumbnailTextures {
     private var removals: [String] = []
     private let loader = FileWorker<(id: String, image: RGBAImage?)>(name: "physarum.thumbnails", capacity: 64)
     private let store: LibraryStore
+    /// Factory presets' cached pictures (rendered in the background).
+    private let factory: FactoryThumbnails?
 
-    init(store: LibraryStore) { self.store = store }
+    init(store: LibraryStore, factory: FactoryThumbnails? = nil) {
+        self.store = store
+        self.factory = factory
+    }
 
     deinit { loader.shutdown(timeout: 2) }
 
-    /// The texture of a user preset's thumbnail, if loaded; asks for it otherwise.
+    /// The texture of a preset's thumbnail (a user slot's, or a factory
+    /// preset's once its picture is cached), if loaded; asks for it otherwise.
     func texture(for id: String) -> UInt32? {
         if let t = textures[id] { return t }
-        if !requested.contains(id), let url = store.thumbnailURL(for: id) {
+        if !requested.contains(id), let url = store.thumbnailURL(for: id) ?? factory?.url(for: id) {
             let path = url.path
             if loader.submit({ [(id, try? PNGCodec.read(path))] }) { requested.insert(id) }
         }

@@ -46,7 +46,7 @@ struct AudioPanel {
         rects.removeAll(keepingCapacity: true)
         var dw: Float = 0, dh: Float = 0
         ig_get_display_size(&dw, &dh)
-        ig_set_next_window_pos(max(12, dw - width - 12), 32, UI.Cond.firstUseEver, 0, 0)
+        ig_set_next_window_pos(max(12, dw - width - 12), ig_get_frame_height() + 8, UI.Cond.firstUseEver, 0, 0)
         ig_set_next_window_size(width, max(300, dh - 44), UI.Cond.firstUseEver)
         if focusOnNextDraw {
             ig_set_next_window_focus()
@@ -142,7 +142,7 @@ struct AudioPanel {
         if UI.checkbox(label, &on) { set(on) }
         rects[key] = UI.lastItemRect
         UI.sameLine()
-        rects["help:" + key] = PreciseSlider.helpMarker(label, Self.controlHelp[key]!)
+        rects["help:" + key] = PreciseSlider.helpMarker(label, Self.controlHelp[key]!).rect
     }
 
     /// A labelled precise slider with a help marker; double-clicking the label resets to `reset`.
@@ -156,7 +156,7 @@ struct AudioPanel {
         editSlider(value, spec, width: sliderWidth, dispatch, set)
         rects[key] = UI.lastItemRect
         UI.sameLine()
-        rects["help:" + key] = PreciseSlider.helpMarker(label, help)
+        rects["help:" + key] = PreciseSlider.helpMarker(label, help).rect
     }
 
     /// A precise slider whose drag or typed edit is one undo step (begin, sets, end).

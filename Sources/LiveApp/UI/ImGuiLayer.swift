@@ -14,6 +14,7 @@ final class ImGuiLayer {
         ig_create_context()
         fontNotice = UIFonts.load(scale: scale)
         ig_style_dark(Float(scale), 0.88)
+        ig_enable_keyboard_nav(true)  // arrows move between controls, Space presses, Esc closes (docs/keyboard.md)
         guard ig_init_sdl_gl(window.rawWindow, UnsafeMutableRawPointer(window.glContext), "#version 330 core") else {
             ig_destroy_context()
             throw SDLError(function: "ImGui_ImplOpenGL3_Init", message: "the OpenGL backend of Dear ImGui did not start")

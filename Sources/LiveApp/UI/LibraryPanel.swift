@@ -47,7 +47,7 @@ struct LibraryPanel {
         rects.removeAll(keepingCapacity: true)
         var dw: Float = 0, dh: Float = 0
         ig_get_display_size(&dw, &dh)
-        ig_set_next_window_pos(dw - 8, 32, UI.Cond.firstUseEver, 1, 0)  // right edge, below the menu bar
+        ig_set_next_window_pos(dw - 8, ig_get_frame_height() + 8, UI.Cond.firstUseEver, 1, 0)  // right edge, below the menu bar
         ig_set_next_window_size(width, 590, UI.Cond.firstUseEver)
         defer { ig_end() }
         // Does not take focus when it first appears (the parameter editor keeps it).
@@ -72,21 +72,20 @@ struct LibraryPanel {
         var on = model.playlistOn
         if UI.checkbox("Auto-cycle", &on) { dispatch(.togglePlaylist) }
         rects["cycle"] = UI.lastItemRect
-        if ig_is_item_hovered(0) { UI.tooltip("Space: show each preset for the dwell time, fade to black, switch, fade in") }
+        ParamEditor.hint("cycle")
         UI.sameLine()
         var pinned = model.live.cycle.pinnedOnly
         if UI.checkbox("Pinned only", &pinned) { dispatch(.live(.setPinnedOnly(pinned))) }
         rects["pinnedOnly"] = UI.lastItemRect
-        if ig_is_item_hovered(0) { UI.tooltip("Cycle through pinned presets only (all presets when none is pinned)") }
+        ParamEditor.hint("pinnedOnly")
         UI.sameLine()
-        ig_set_next_item_width(110)
-        var dwell = model.live.cycle.dwell
         let r = CycleSettings.dwellRange
-        let flags = UI.SliderFlags.alwaysClamp | UI.SliderFlags.logarithmic
-        if "##dwell".withCString({ ig_slider_double($0, &dwell, r.lowerBound, r.upperBound, "dwell %.0f s", flags) }) {
+        let spec = PreciseSlider.Spec(min: r.lowerBound, max: r.upperBound, logarithmic: true, format: "dwell %.0f s")
+        for case .set(let dwell) in PreciseSlider.draw("##dwell", value: model.live.cycle.dwell, spec: spec, width: 110) {
             dispatch(.live(.setDwell(dwell)))
         }
         rects["dwell"] = UI.lastItemRect
+        ParamEditor.hint("dwell")
         if model.playlistOn, let t = untilNext {
             UI.sameLine()
             UI.textDisabled("next in \(Int(t.rounded(.up))) s")
@@ -151,7 +150,14 @@ struct LibraryPanel {
         defer { UI.popID() }
         let tags = p.tags.isEmpty ? "" : "  · " + p.tags.joined(separator: ", ")
         let label = (item.pinned ? "● " : "") + p.name + tags
-        if "\(label)##row".withCString({ ig_selectable($0, selection == .factory(p.id) || model.currentPreset?.id == p.id, 0, 0, 0) }) {
+        var height: Float = 0
+        if let tex = thumbnailTexture?(p.id) {
+            ig_image(tex, 64, 36)
+            rects["thumb:factory:" + p.id] = UI.lastItemRect
+            UI.sameLine()
+            height = 36
+        }
+        if "\(label)##row".withCString({ ig_selectable($0, selection == .factory(p.id) || model.currentPreset?.id == p.id, 0, 0, height) }) {
             selection = .factory(p.id)
             dispatch(.jumpTo(p.id))
         }
@@ -181,7 +187,7 @@ struct LibraryPanel {
             let n = name.trimmingSpaces.isEmpty ? (model.currentPreset?.name ?? "Look \(slot! + 1)") : name
             dispatch(.library(.saveToSlot(slot!, name: n)))
         }
-        if ig_is_item_hovered(0) { UI.tooltip("Save the current look into the selected slot (asks before replacing)") }
+        ParamEditor.hint("save")
         UI.sameLine()
         if button("Rename", "rename", enabled: occupied) { dispatch(.library(.renameSlot(slot!, name))) }
         UI.sameLine()

@@ -1,7 +1,7 @@
 import LiveCore
 
 /// Everything the live window draws over the picture in one frame: the menu
-/// bar, the parameter editor, the audio panel, notices, the live-set panels,
+/// bar, the parameter editor, the audio panel, the live-set panels, notices (on top),
 /// the stats overlay, the DEMO label and the remote line. Panels only read
 /// the model and what `Status` says, and return the actions the user asked
 /// for. Main thread only, inside an ImGui frame.
@@ -17,21 +17,30 @@ struct LivePanelsFrame {
         var displayCount: Int
         /// The window's size in UI units.
         var display: (width: Float, height: Float)
+        /// Seconds since start (notices fade by it).
+        var time = 0.0
     }
 
     var editor = ParamEditor()
+    var notices = NoticesPanel()
+    /// The menu bar's rectangle in the last frame (nil when hidden).
+    private(set) var menuBar: UI.Rect?
 
     /// Draws the frame's panels; returns the actions they produced.
     mutating func draw(model: AppModel, status: Status, audio: AudioShell, liveSet: LiveSet) -> [AppAction] {
         var actions: [AppAction] = []
+        menuBar = nil
         let dispatch: (AppAction) -> Void = { actions.append($0) }
         if model.uiVisible && !model.live.allHidden {
-            MenuBar.draw(model: model, displayCount: status.displayCount, dispatch: dispatch)
+            menuBar = MenuBar.draw(model: model, displayCount: status.displayCount, dispatch: dispatch)
             editor.draw(model: model, dispatch: dispatch)
             audio.drawUI(model: model, dispatch: dispatch)
-            StatusPanels.notices(model.notices, displayWidth: status.display.width, dispatch: dispatch)
         }
         liveSet.drawUI(model: model, dispatch: dispatch)
+        if model.uiVisible && !model.live.allHidden {
+            // Last, and brought to the front: above the panel just clicked.
+            notices.draw(model.notices, now: status.time, displayWidth: status.display.width, dispatch: dispatch)
+        }
         if model.overlayVisible && !model.live.allHidden {
             StatusPanels.overlay(stats: status.stats, lines: status.overlayLines, displayHeight: status.display.height)
         }

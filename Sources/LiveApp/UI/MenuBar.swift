@@ -4,9 +4,12 @@ import LiveCore
 /// The main menu bar: view toggles and the projector output window.
 /// Main thread only.
 enum MenuBar {
-    static func draw(model: AppModel, displayCount: Int, dispatch: (AppAction) -> Void) {
-        guard ig_begin_main_menu_bar() else { return }
+    /// Draws the menu bar; returns its rectangle (nil when not drawn).
+    @discardableResult
+    static func draw(model: AppModel, displayCount: Int, dispatch: (AppAction) -> Void) -> UI.Rect? {
+        guard ig_begin_main_menu_bar() else { return nil }
         defer { ig_end_main_menu_bar() }
+        let bar = UI.currentWindowRect
         if ig_begin_menu("View", true) {
             if ig_menu_item("Fullscreen", "F11", model.fullscreen, true) { dispatch(.toggleFullscreen) }
             if ig_menu_item("Panels", "Tab", model.uiVisible, true) { dispatch(.toggleUI) }
@@ -14,6 +17,9 @@ enum MenuBar {
             if ig_menu_item("Audio panel", "A", model.audio.panelVisible, true) { dispatch(.audio(.togglePanel)) }
             if ig_menu_item("Library", "L", model.live.libraryPanelVisible, true) { dispatch(.live(.toggleLibraryPanel)) }
             if ig_menu_item("Keys", "?", false, true) { dispatch(.live(.toggleKeyHelp)) }
+            if "Notices (\(model.notices.history.count))".withCString({ ig_menu_item($0, nil, model.notices.windowOpen, true) }) {
+                dispatch(.toggleNoticesWindow)
+            }
             ig_separator()
             if ig_menu_item("UI larger", "Ctrl +", false, true) { dispatch(.uiScaleStep(1)) }
             if ig_menu_item("UI smaller", "Ctrl -", false, true) { dispatch(.uiScaleStep(-1)) }
@@ -36,5 +42,6 @@ enum MenuBar {
             if ig_menu_item("Previous preset", "PageUp", false, true) { dispatch(.previous) }
             ig_end_menu()
         }
+        return bar
     }
 }

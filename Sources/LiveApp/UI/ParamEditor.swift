@@ -11,7 +11,8 @@ import LiveCore
 /// changes the model itself.
 struct ParamEditor {
     /// Screen rectangles of the last frame's items, keyed "label:<id>",
-    /// "slider:<id>", "lock:<id>", "help:<id>" (tests aim the mouse with them).
+    /// "slider:<id>", "lock:<id>", "help:<id>", "slider:mutateAmount",
+    /// "slider:morph" (tests aim the mouse with them).
     private(set) var rects: [String: UI.Rect] = [:]
     var mutateAmount = 0.15
     var morphTarget: String?
@@ -21,6 +22,8 @@ struct ParamEditor {
     /// Width of the label column and of sliders, in pixels (scaled by the shell).
     var labelWidth: Float = 130
     var sliderWidth: Float = 190
+    /// The control whose help popover is open (last frame), if any.
+    private(set) var openHelp: String?
     /// The window's vertical scroll at the end of the last frame.
     private(set) var scrollY: Float = 0
 
@@ -30,18 +33,43 @@ struct ParamEditor {
         PreciseSlider.step(span: spec.span, integer: spec.integer, shift: shift, alt: alt)
     }
 
-    /// Draws the editor window.
+    /// The toolbar's own sliders (they step like every other slider).
+    static let mutateSpec = PreciseSlider.Spec(min: 0.01, max: 0.5, format: "%.2f")
+    static let morphSpec = PreciseSlider.Spec(min: 0, max: 1, format: "morph %.2f")
+
+    /// Every label the label column shows (it is as wide as the longest).
+    static let labels: [String] = ParamRegistry.scalars.map { $0.label + " ≠" } + ["Spawn pattern", "Blend mode", "Background", "Colour"]
+
+    /// Draws the editor window. Its columns follow the font (the UI scale):
+    /// the label column fits the longest label, the help and lock boxes
+    /// their glyphs, the sliders take the rest; the panel is never wider or
+    /// taller than the window and scrolls.
     mutating func draw(model: AppModel, dispatch: (AppAction) -> Void) {
-        ig_set_next_window_pos(8, 30, UI.Cond.firstUseEver, 0, 0)  // below the menu bar
+        let fh = ig_get_frame_height()
         var dw: Float = 0, dh: Float = 0
         ig_get_display_size(&dw, &dh)
-        ig_set_next_window_size(labelWidth + sliderWidth + 175, max(300, dh - 40), UI.Cond.firstUseEver)
+        let pad = ig_style_window_padding_x()
+        // `sameLine(labelWidth)` counts from the window's edge: padding, the longest label, a gap.
+        labelWidth = pad + Self.labels.map { ig_calc_text_width($0) }.max()! + fh / 2
+        let tail = 2 * fh + 4 * ig_style_item_spacing_x() + 2 * ig_style_window_padding_x()  // help, lock, spacing, padding
+        let width = min(dw - 16, labelWidth + 10 * fh + tail)
+        ig_set_next_window_pos(8, fh + 6, UI.Cond.firstUseEver, 0, 0)  // below the menu bar
+        ig_set_next_window_size(width, max(200, dh - fh - 14), UI.Cond.firstUseEver)
+        ig_set_next_window_size_constraints(0, 0, dw - 16, dh - fh - 14)
         defer { ig_end() }
+        rects.removeAll(keepingCapacity: true)
         guard "Parameters".withCString({ ig_begin($0, nil, 0) }) else { return }
+        rects["window"] = UI.currentWindowRect
+        var aw: Float = 0, ah: Float = 0
+        ig_get_content_region_avail(&aw, &ah)
+        sliderWidth = max(3 * fh, aw + pad - labelWidth - 2 * fh - 3 * ig_style_item_spacing_x())
         defer { scrollY = ig_get_scroll_y() }
+        openHelp = nil
         toolbar(model, dispatch)
         for section in [ParamSection.global, .species, .matrix, .pheromone, .dynamics, .effects] {
-            guard UI.collapsingHeader(section.title, open: section != .matrix) else { continue }
+            let open = UI.collapsingHeader(section.title, open: section != .matrix)
+            rects["header:" + section.title] = UI.lastItemRect
+            guard open else { continue }
             if section == .species {
                 speciesTabs(model, dispatch)
                 continue
@@ -55,35 +83,44 @@ struct ParamEditor {
 
     private mutating func toolbar(_ model: AppModel, _ dispatch: (AppAction) -> Void) {
         let name = model.currentPreset?.name ?? "(no preset)"
-        ig_set_next_item_width(labelWidth + sliderWidth - 60)
+        ig_set_next_item_width(max(60, labelWidth + sliderWidth - 4 * ig_get_frame_height()))
         if UI.beginCombo("##preset", preview: name + (model.isEdited ? " *" : "")) {
             for p in model.presets where UI.selectable(p.name, selected: p.id == model.currentPreset?.id) {
                 dispatch(.jumpTo(p.id))
             }
             ig_end_combo()
         }
-        UI.sameLine()
+        rects["combo:preset"] = UI.lastItemRect
+        UI.sameLineIfFits(UI.buttonWidth("<"))
         if UI.smallButton("<") { dispatch(.previous) }
-        UI.sameLine()
+        rects["button:previous"] = UI.lastItemRect
+        UI.sameLineIfFits(UI.buttonWidth(">"))
         if UI.smallButton(">") { dispatch(.next) }
+        rects["button:next"] = UI.lastItemRect
+        // The tools flow onto further lines when the panel is narrow (large UI scales).
         if UI.button("Randomize") { seed &+= 1; dispatch(.randomize(seed: seed)) }
-        UI.sameLine()
+        rects["button:randomize"] = UI.lastItemRect
+        Self.hint("randomize")
+        UI.sameLineIfFits(UI.buttonWidth("Mutate"))
         if UI.button("Mutate") { seed &+= 1; dispatch(.mutate(amount: mutateAmount, seed: seed)) }
-        UI.sameLine()
-        ig_set_next_item_width(80)
-        var m = mutateAmount
-        if "##mutateAmount".withCString({ ig_slider_double($0, &m, 0.01, 0.5, "%.2f", UI.SliderFlags.alwaysClamp) }) { mutateAmount = m }
-        if ig_is_item_hovered(0) { UI.tooltip("How far Mutate moves each unlocked parameter (fraction of its range)") }
-        UI.sameLine()
-        if UI.button("Undo") { dispatch(.undo) }
-        UI.sameLine()
-        if UI.button("Redo") { dispatch(.redo) }
-        UI.sameLine()
-        if UI.button("Reset all") { dispatch(.resetAll) }
-        if ig_is_item_hovered(0) { UI.tooltip("Every parameter back to the loaded preset's values") }
+        rects["button:mutate"] = UI.lastItemRect
+        Self.hint("mutate")
+        let amountWidth = 5 * ig_get_frame_height()
+        UI.sameLineIfFits(amountWidth)
+        for case .set(let m) in PreciseSlider.draw("##mutateAmount", value: mutateAmount, spec: Self.mutateSpec, width: amountWidth) {
+            mutateAmount = m
+        }
+        rects["slider:mutateAmount"] = UI.lastItemRect
+        Self.hint("mutateAmount")
+        for (label, key, action) in [("Undo", "undo", AppAction.undo), ("Redo", "redo", .redo), ("Reset all", "resetAll", .resetAll)] {
+            UI.sameLineIfFits(UI.buttonWidth(label))
+            if UI.button(label) { dispatch(action) }
+            rects["button:" + key] = UI.lastItemRect
+            Self.hint(key)
+        }
         // Morph toward a preset.
         let targetName = morphTarget.flatMap { id in model.presets.first { $0.id == id }?.name } ?? "Morph to…"
-        ig_set_next_item_width(labelWidth)
+        ig_set_next_item_width(labelWidth - ig_style_window_padding_x() - ig_style_item_spacing_x())
         if UI.beginCombo("##morphTarget", preview: targetName) {
             for p in model.presets where UI.selectable(p.name, selected: p.id == morphTarget) {
                 morphTarget = p.id
@@ -91,14 +128,16 @@ struct ParamEditor {
             }
             ig_end_combo()
         }
-        UI.sameLine()
-        ig_set_next_item_width(sliderWidth - 20)
-        var t = morphT
-        if "Morph##t".withCString({ ig_slider_double($0, &t, 0, 1, "%.2f", UI.SliderFlags.alwaysClamp) }), let id = morphTarget {
+        rects["combo:morphTarget"] = UI.lastItemRect
+        Self.hint("morphTarget")
+        UI.sameLine(labelWidth)
+        for case .set(let t) in PreciseSlider.draw("##morphT", value: morphT, spec: Self.morphSpec, width: sliderWidth) {
+            guard let id = morphTarget else { continue }
             morphT = t
             dispatch(.morph(presetID: id, t: t))
         }
-        if ig_is_item_hovered(0) { UI.tooltip("Blend the current look toward the chosen preset (locked parameters stay)") }
+        rects["slider:morph"] = UI.lastItemRect
+        Self.hint("morph")
         UI.separator()
     }
 
@@ -106,13 +145,15 @@ struct ParamEditor {
         guard "species".withCString({ ig_begin_tab_bar($0, 0) }) else { return }
         defer { ig_end_tab_bar() }
         for tab in -1..<ParamKey.speciesCount {
-            guard UI.beginTabItem(tab < 0 ? "All" : "\(tab + 1)") else { continue }
+            let shown = UI.beginTabItem(tab < 0 ? "All" : "\(tab + 1)")
+            rects["tab:\(tab)"] = UI.lastItemRect
+            guard shown else { continue }
             UI.pushID("tab\(tab)")
             for f in SpeciesField.allCases {
                 let keys = tab < 0 ? (0..<ParamKey.speciesCount).map { ParamKey.species($0, f) } : [ParamKey.species(tab, f)]
                 scalarRow(keys[0].spec, keys: keys, model: model, dispatch)
             }
-            if tab >= 0 { colorRow("species.\(tab).color", "Colour", model.base.color(species: tab), model) { dispatch(.setSpeciesColor(tab, $0)) } }
+            if tab >= 0 { colorRow("species.\(tab).color", "Colour", model.base.color(species: tab), model, dispatch) { dispatch(.setSpeciesColor(tab, $0)) } }
             UI.popID()
             ig_end_tab_item()
         }
@@ -120,13 +161,13 @@ struct ParamEditor {
 
     private mutating func spawnAndRender(_ model: AppModel, _ dispatch: (AppAction) -> Void) {
         let others = Dictionary(uniqueKeysWithValues: ParamRegistry.others.map { ($0.id, $0) })
-        choiceRow(others["spawn.pattern"]!, current: model.base.spawnPattern.rawValue) {
+        choiceRow(others["spawn.pattern"]!, current: model.base.spawnPattern.rawValue, model, dispatch) {
             if let p = SpawnPattern(rawValue: $0) { dispatch(.setSpawnPattern(p)) }
         }
-        choiceRow(others["render.blendMode"]!, current: model.base.blendMode.rawValue) {
+        choiceRow(others["render.blendMode"]!, current: model.base.blendMode.rawValue, model, dispatch) {
             if let m = BlendMode(rawValue: $0) { dispatch(.setBlendMode(m)) }
         }
-        colorRow("render.background", "Background", model.base.background, model) { dispatch(.setBackground($0)) }
+        colorRow("render.background", "Background", model.base.background, model, dispatch) { dispatch(.setBackground($0)) }
     }
 
     /// One scalar: label (double-click resets), slider, help marker, lock.
@@ -140,7 +181,7 @@ struct ParamEditor {
         }
         UI.pushID(id)
         defer { UI.popID() }
-        let resetAsked = PreciseSlider.resetLabel(spec.label + (mixed ? " ≠" : ""), tooltip: "Double-click to reset to the preset's value")
+        let resetAsked = PreciseSlider.resetLabel(spec.label + (mixed ? " ≠" : ""), tooltip: ControlWordTable.resetHint)
         rects["label:" + id] = UI.lastItemRect
         if resetAsked {
             if keys.count == 1 { dispatch(.resetParam(keys[0])) } else {
@@ -164,20 +205,33 @@ struct ParamEditor {
             case .end: dispatch(.endEdit)
             }
         }
-        // Help marker: tooltip on hover, popover on click.
-        UI.sameLine()
-        rects["help:" + id] = PreciseSlider.helpMarker(spec.label, spec.help)
-        // Lock.
-        UI.sameLine()
-        var locked = model.locks.contains(id) || keys.allSatisfy { model.locks.contains($0.id) }
-        if "##lock".withCString({ ig_checkbox($0, &locked) }) {
-            for k in (keys.count > 1 ? keys : [keys[0]]) where model.locks.contains(k.id) != locked { dispatch(.toggleLock(k.id)) }
-        }
-        rects["lock:" + id] = UI.lastItemRect
-        if ig_is_item_hovered(0) { UI.tooltip("Lock: Randomize, Mutate and Morph leave it alone") }
+        helpAndLock(id, lockIDs: keys.map(\.id), model, dispatch)
     }
 
-    private mutating func choiceRow(_ spec: OtherParamSpec, current: String, _ pick: (String) -> Void) {
+    /// The help marker (tooltip on hover, popover on click) and the lock box
+    /// of control `id`; the lock covers `lockIDs` (every species on the All tab).
+    private mutating func helpAndLock(_ id: String, lockIDs: [String], _ model: AppModel, _ dispatch: (AppAction) -> Void) {
+        let words = ControlWordTable.words(id) ?? ControlWords(label: id, hint: "")
+        UI.sameLine()
+        let help = PreciseSlider.helpMarker(words.label, words.hint)
+        rects["help:" + id] = help.rect
+        if help.open { openHelp = id }
+        UI.sameLine()
+        var locked = model.locks.contains(id) || lockIDs.allSatisfy { model.locks.contains($0) }
+        if "##lock".withCString({ ig_checkbox($0, &locked) }) {
+            for k in lockIDs where model.locks.contains(k) != locked { dispatch(.toggleLock(k)) }
+        }
+        rects["lock:" + id] = UI.lastItemRect
+        if ig_is_item_hovered(0) { UI.tooltip(ControlWordTable.lockHint(words.label)) }
+    }
+
+    /// The table's hint as the last item's tooltip.
+    static func hint(_ id: String) {
+        if ig_is_item_hovered(0) { UI.tooltip(ControlWordTable.hint(id)) }
+    }
+
+    private mutating func choiceRow(_ spec: OtherParamSpec, current: String, _ model: AppModel, _ dispatch: (AppAction) -> Void,
+                                    _ pick: (String) -> Void) {
         UI.pushID(spec.id)
         defer { UI.popID() }
         UI.text(spec.label)
@@ -188,12 +242,11 @@ struct ParamEditor {
             ig_end_combo()
         }
         rects["choice:" + spec.id] = UI.lastItemRect
-        UI.sameLine()
-        UI.textDisabled("(?)")
-        if ig_is_item_hovered(0) { UI.helpTooltip(spec.help) }
+        helpAndLock(spec.id, lockIDs: [spec.id], model, dispatch)
     }
 
-    private mutating func colorRow(_ id: String, _ label: String, _ c: RGBColor, _ model: AppModel, _ set: (RGBColor) -> Void) {
+    private mutating func colorRow(_ id: String, _ label: String, _ c: RGBColor, _ model: AppModel, _ dispatch: (AppAction) -> Void,
+                                   _ set: (RGBColor) -> Void) {
         UI.pushID(id)
         defer { UI.popID() }
         UI.text(label)
@@ -207,5 +260,6 @@ struct ParamEditor {
             let n = RGBColor(r: b(rgb[0]), g: b(rgb[1]), b: b(rgb[2]))
             if n != c { set(n) }
         }
+        helpAndLock(id, lockIDs: [id], model, dispatch)
     }
 }

@@ -46,6 +46,10 @@ enum PreciseSlider {
     /// Draws the slider `##id` of `width` pixels showing `value`; returns its
     /// events. The slider is the last item afterwards (for rects and tooltips).
     static func draw(_ id: String, value: Double, spec: Spec, width: Float) -> [Event] {
+        // Space on the focused slider (keyboard navigation) activates it: then
+        // its arrows step like the mouse's (below), not by ImGui's own tweak.
+        let navActive = id.withCString { ig_is_nav_active($0) }
+        if navActive { ig_nav_suppress_tweak() }
         ig_set_next_item_width(width)
         var events: [Event] = []
         var changed = false
@@ -64,24 +68,29 @@ enum PreciseSlider {
         if ig_is_item_activated() { events.append(.begin) }
         if changed, newValue != value { events.append(.set(newValue)) }
         if ig_is_item_deactivated() { events.append(.end) }
-        let hovered = ig_is_item_hovered(0)
-        if hovered { ig_set_item_using_mouse_wheel() }
-        // Keys go to the hovered slider, else to the focused one (never to both).
-        let focusedOnly = !hovered && ig_is_item_focused() && !ig_is_any_item_hovered()
-        if (hovered || focusedOnly) && !ig_io_want_text_input(),
-           let v = nudged(value, spec: spec, hovered: hovered), v != value {
-            events.append(.set(v))
+        // With the keyboard focus shown, arrows move the focus unless the
+        // slider was activated (Space): then Left/Right (Home/End) step it.
+        // Otherwise keys go to the hovered slider, else to the focused one.
+        let nav = ig_nav_visible()
+        let hovered = !nav && ig_is_item_hovered(0)
+        if ig_is_item_hovered(0) { ig_set_item_using_mouse_wheel() }
+        let focusedOnly = !nav && !hovered && ig_is_item_focused() && !ig_is_any_item_hovered()
+        if (hovered || focusedOnly || (nav && navActive)) && !ig_io_want_text_input(),
+           let v = nudged(value, spec: spec, hovered: hovered, vertical: !nav) {
+            ig_nav_move_request_cancel()  // the key stepped the value; the focus stays
+            if v != value { events.append(.set(v)) }
         }
         return events
     }
 
-    /// The value after this frame's arrow keys, wheel, Home or End, or nil.
-    static func nudged(_ value: Double, spec: Spec, hovered: Bool) -> Double? {
+    /// The value after this frame's arrow keys, wheel, Home or End, or nil
+    /// when none was used. `vertical`: Up/Down step too.
+    static func nudged(_ value: Double, spec: Spec, hovered: Bool, vertical: Bool = true) -> Double? {
         if ig_is_key_pressed(ScanCode.home, false) { return spec.min }
         if ig_is_key_pressed(ScanCode.end, false) { return spec.max }
         var notches = 0.0
-        if ig_is_key_pressed(ScanCode.right, true) || ig_is_key_pressed(ScanCode.up, true) { notches += 1 }
-        if ig_is_key_pressed(ScanCode.left, true) || ig_is_key_pressed(ScanCode.down, true) { notches -= 1 }
+        if ig_is_key_pressed(ScanCode.right, true) || (vertical && ig_is_key_pressed(ScanCode.up, true)) { notches += 1 }
+        if ig_is_key_pressed(ScanCode.left, true) || (vertical && ig_is_key_pressed(ScanCode.down, true)) { notches -= 1 }
         if hovered { notches += Double(ig_io_mouse_wheel()) }
         guard notches != 0 else { return nil }
         let s = step(span: spec.span, integer: spec.integer, shift: ig_io_key_shift(), alt: ig_io_key_alt())
@@ -98,20 +107,21 @@ enum PreciseSlider {
         return false
     }
 
-    /// A "(?)" marker: the help as a tooltip on hover, as a popover on click.
-    /// Returns its rectangle.
+    /// A "?" button: the help as a tooltip on hover, as a popover when
+    /// pressed (click, or Space/Enter with the keyboard focus on it; Esc or
+    /// a click elsewhere closes it). Returns its rectangle and whether the
+    /// popover is open.
     @discardableResult
-    static func helpMarker(_ title: String, _ help: String) -> UI.Rect {
-        UI.textDisabled("(?)")
+    static func helpMarker(_ title: String, _ help: String) -> (rect: UI.Rect, open: Bool) {
+        let pressed = UI.smallButton("?##help")
         let r = UI.lastItemRect
         if ig_is_item_hovered(0) { UI.helpTooltip(help) }
-        if ig_is_item_clicked(0) { UI.openPopup("help") }
-        if UI.beginPopup("help") {
-            UI.text(title)
-            UI.separator()
-            UI.text(UI.wrap(help, width: 60))
-            ig_end_popup()
-        }
-        return r
+        if pressed { UI.openPopup("help") }
+        guard UI.beginPopup("help") else { return (r, false) }
+        UI.text(title)
+        UI.separator()
+        UI.text(UI.wrap(help, width: 60))
+        ig_end_popup()
+        return (r, true)
     }
 }

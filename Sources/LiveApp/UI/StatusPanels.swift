@@ -1,32 +1,9 @@
 import ImGuiShim
 import LiveCore
 
-/// Small always-available panels: notices, the stats overlay, the DEMO label.
+/// Small always-available panels: the stats overlay, the DEMO label.
 /// Main thread only.
 enum StatusPanels {
-    /// Dismissable notices, top right.
-    static func notices(_ board: NoticeBoard, displayWidth: Float, dispatch: (AppAction) -> Void) {
-        guard !board.items.isEmpty else { return }
-        ig_set_next_window_pos(displayWidth / 2, 44, UI.Cond.always, 0.5, 0)  // top centre, under the DEMO label
-        ig_set_next_window_bg_alpha(0.85)
-        let flags = UI.WindowFlags.noDecoration | UI.WindowFlags.alwaysAutoResize | UI.WindowFlags.noSavedSettings
-            | UI.WindowFlags.noFocusOnAppearing | UI.WindowFlags.noMove
-        if "##notices".withCString({ ig_begin($0, nil, flags) }) {
-            for n in board.items {
-                UI.pushID("n\(n.id)")
-                switch n.level {
-                case .info: UI.textColored(UI.wrap(n.text, width: 70), 0.8, 0.9, 1)
-                case .warning: UI.textColored(UI.wrap(n.text, width: 70), 1, 0.8, 0.3)
-                case .error: UI.textColored(UI.wrap(n.text, width: 70), 1, 0.45, 0.4)
-                }
-                UI.sameLine()
-                if UI.smallButton("×") { dispatch(.dismissNotice(n.id)) }
-                UI.popID()
-            }
-        }
-        ig_end()
-    }
-
     /// Frame rate, frame-time percentiles and the split, bottom left.
     static func overlay(stats: FrameStats, lines extra: [String], displayHeight: Float) {
         ig_set_next_window_pos(12, displayHeight - 12, UI.Cond.always, 0, 1)

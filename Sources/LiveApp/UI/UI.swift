@@ -84,6 +84,19 @@ enum UI {
     static func openPopup(_ id: String) { id.withCString { ig_open_popup($0) } }
     static func beginPopup(_ id: String) -> Bool { id.withCString { ig_begin_popup($0, 0) } }
 
+    /// The width of a button labelled `label` (text and frame padding).
+    static func buttonWidth(_ label: String) -> Float { ig_calc_text_width(label) + 2 * ig_style_frame_padding_x() }
+
+    /// Stays on the line when an item `width` wide still fits in the window;
+    /// otherwise the next item starts a new line (toolbars flow).
+    static func sameLineIfFits(_ width: Float) {
+        var x: Float = 0, y: Float = 0, w: Float = 0, h: Float = 0
+        ig_get_window_pos(&x, &y)
+        ig_get_window_size(&w, &h)
+        let right = x + w - ig_style_window_padding_x()
+        if lastItemRect.x1 + ig_style_item_spacing_x() + width <= right { sameLine() }
+    }
+
     /// Wrapped help text in a tooltip of readable width.
     static func helpTooltip(_ text: String) {
         ig_begin_tooltip()

@@ -95,12 +95,20 @@ final class EditorWindow: FrameOutput {
             return nil
         }
         var notice: (String, NoticeLevel)?
-        if d >= SDLWindow.displayCount {
+        let count = SDLWindow.displayCount
+        if d >= count {
             notice = ("Display \(d + 1) is not connected; the projector window opens on display 1", .warning)
         }
+        let target = min(d, count - 1)
+        // Fullscreen on the editor's own display would cover the editor: a
+        // window in the bottom-right quarter instead, and the user is told.
+        let place = Self.projectorPlacement(target: target, editorDisplay: window.displayIndex, bounds: SDLWindow.displayBounds(target))
+        if place.fullscreen == false {
+            notice = ("Display \(target + 1) also shows the editor (\(count == 1 ? "there is only one display" : "pick another display")): the projector opens as a window in its bottom-right corner instead of covering the editor", .warning)
+        }
         do {
-            let w = try SDLWindow(title: "Physarum Live — output", width: 1280, height: 720,
-                                  display: min(d, SDLWindow.displayCount - 1), fullscreen: true)
+            let w = try SDLWindow(title: "Physarum Live — output", width: place.size.width, height: place.size.height,
+                                  display: target, fullscreen: place.fullscreen, position: place.position)
             let p = try GLPresenter()
             projector = (w, p)
             // Only the projector waits for vsync; the editor must not halve the rate.
@@ -111,6 +119,18 @@ final class EditorWindow: FrameOutput {
             notice = ("The projector window could not open: \(error)", .error)
         }
         return notice
+    }
+}
+
+extension EditorWindow {
+    /// Where the projector window goes: fullscreen on another display; on
+    /// the editor's display, a window of a quarter of it in the bottom-right corner.
+    static func projectorPlacement(target: Int, editorDisplay: Int, bounds: (x: Int, y: Int, width: Int, height: Int)?)
+        -> (fullscreen: Bool, size: (width: Int, height: Int), position: (x: Int, y: Int)?) {
+        guard target == editorDisplay else { return (true, (1280, 720), nil) }
+        guard let b = bounds else { return (false, (640, 360), nil) }
+        let w = max(160, b.width / 2), h = max(90, b.height / 2)
+        return (false, (w, h), (b.x + b.width - w, b.y + b.height - h))
     }
 }
 

@@ -27,6 +27,8 @@ struct LiveOptions: Sendable {
     var audioPanel = false
     /// Start with every panel hidden (`--no-ui`; Tab shows them).
     var noUI = false
+    /// `--ui-scale S`: the UI scale to start with (else the session's).
+    var uiScale: Double?
     /// Quit by itself after this many seconds (tests, demos).
     var quitAfter: Double?
     /// Save the window (with panels) as PNG at `screenshotAt` seconds.
@@ -57,13 +59,14 @@ struct LiveOptions: Sendable {
                             see docs/audio-config.md); it reloads live when the file is saved
       --audio-panel         open the audio panel (meters, routes, configs, source) at start; A toggles it
       --no-ui               start with the panels hidden (Tab shows them)
+      --ui-scale S          UI scale 0.5...3 (Ctrl+= / Ctrl+- change it; the session remembers it)
       --preset NAME         start with this preset (id, name, or a preset .json file)
       --fullscreen          start fullscreen (F11 toggles)
       --display N           open on display N (0-based)
       --output-display N    also open an output-only fullscreen window (no panels) on display N
       --size WxH            window size (default 1280x720)
       --field WxH           simulation field size (default 1280x720)
-      --agents N            override the preset's agent count
+      --agents N            the agent count of every preset loaded (given twice, the last wins)
       --seed S              simulation seed
       --threads N           worker threads (default: one per core)
       --backend B           auto (default): the GPU engine (OpenGL 4.3 compute) when the GL context has
@@ -118,6 +121,7 @@ struct LiveOptions: Sendable {
         o.noSession = r.flag("--no-session")
         o.audioPanel = r.flag("--audio-panel")
         o.noUI = r.flag("--no-ui")
+        o.uiScale = try r.double("--ui-scale", in: 0.5...3)
         o.quitAfter = try r.double("--quit-after", in: 0...1e9)
         o.screenshot = try r.string("--screenshot")
         o.screenshotAt = try r.double("--screenshot-at", in: 0...3600) ?? 3

@@ -90,10 +90,16 @@ extension LiveRunner {
             printError("physarum: \(error)")
             return false
         }
-        for n in model.notices.items { printError("physarum: \(n.text)") }
+        // Every notice of the start (all of them, however many) on stderr once.
+        for n in model.notices.history { printError("physarum: \(n.text)") }
         if let d = options.outputDisplay { dispatcher.apply(.outputWindow(d)) }
         if let f = model.audio.file { dispatcher.apply(audioShell.perform(.watch(f), model: model)) }
-        if options.audioPanel { dispatcher.apply(.audio(.togglePanel)) }
+        if let saved = startup.restored ? session : nil {
+            if let d = saved.dwell { dispatcher.apply(.live(.setDwell(d))) }
+            if let p = saved.pinnedOnly { dispatcher.apply(.live(.setPinnedOnly(p))) }
+            if saved.libraryPanel { dispatcher.apply(.live(.toggleLibraryPanel)) }
+        }
+        if options.audioPanel || (startup.restored && session.audioPanel) { dispatcher.apply(.audio(.togglePanel)) }
         if options.noUI && model.uiVisible { dispatcher.apply(.toggleUI) }
         return true
     }

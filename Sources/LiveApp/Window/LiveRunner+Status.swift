@@ -23,7 +23,8 @@ extension LiveRunner {
             demo: audio.status == .demo,
             remote: remoteEditor.map { ($0.statusLine, $0.synced) },
             displayCount: SDLWindow.displayCount,
-            display: (Float(window.size.width), Float(window.size.height)))
+            display: (Float(window.size.width), Float(window.size.height)),
+            time: clockSeconds)
     }
 
     /// The session as it is now (window placement, look, locks, audio).
@@ -43,6 +44,10 @@ extension LiveRunner {
         s.audio = model.audio.config.withoutSolo
         s.audioConfigPath = model.audio.file?.path
         s.source = model.audio.source
+        s.dwell = model.live.cycle.dwell
+        s.pinnedOnly = model.live.cycle.pinnedOnly
+        s.libraryPanel = model.live.libraryPanelVisible
+        s.audioPanel = model.audio.panelVisible
         return s
     }
 
@@ -96,10 +101,7 @@ extension LiveRunner {
     /// panel's item rectangles in window pixels (scripts and integration
     /// tests aim xdotool clicks with them).
     private func audioState() -> JSONNode {
-        let r = JSONNode.rounded
-        let rects: [(String, JSONNode)] = audioShell.panel.rects.sorted { $0.key < $1.key }.map { k, b in
-            (k, .array([r(Double(b.x0), 1), r(Double(b.y0), 1), r(Double(b.x1), 1), r(Double(b.y1), 1)]))
-        }
+        let rects = Self.rectMembers(audioShell.panel.rects)
         return .object([
             ("source", model.audio.source.map(JSONNode.string) ?? .null),
             ("status", .string(audioShell.link?.status.label ?? "audio off")),
@@ -109,6 +111,44 @@ extension LiveRunner {
             ("panelVisible", .bool(model.audio.panelVisible)),
             ("panel", .object(model.audio.panelVisible && model.uiVisible ? rects : [])),
         ])
+    }
+
+    /// Notices for `--state-file`: the session's history (level and text),
+    /// the ids on screen, whether the window is open, and the strip's and
+    /// window's item rectangles.
+    private func noticesState() -> JSONNode {
+        let board = model.notices
+        return .object([
+            ("history", .array(board.history.map { .object([("id", .int($0.id)), ("level", .string($0.level.rawValue)), ("text", .string($0.text))]) })),
+            ("shown", .array(board.visible.map { .int($0.id) })),
+            ("hidden", .int(board.hiddenCount)),
+            ("windowOpen", .bool(board.windowOpen)),
+            ("rects", .object(model.uiVisible ? Self.rectMembers(panels.notices.rects) : [])),
+        ])
+    }
+
+    /// The parameter editor's controls shown whole (inside its panel), the
+    /// menu bar and the window's size in UI pixels, for layout tests at
+    /// every UI scale.
+    private func controlsState() -> JSONNode {
+        let e = panels.editor.rects
+        guard model.uiVisible, let win = e["window"] else { return .object([]) }
+        let whole = e.filter { $0.key == "window" || ($0.value.x0 >= win.x0 && $0.value.x1 <= win.x1 && $0.value.y0 >= win.y0 && $0.value.y1 <= win.y1) }
+        let size = editorWindow.window.size
+        return .object([
+            ("uiScale", .double(model.uiScale)),
+            ("display", .array([.int(size.width), .int(size.height)])),
+            ("menuBar", panels.menuBar.map { b in .array([.double(Double(b.x0)), .double(Double(b.y0)), .double(Double(b.x1)), .double(Double(b.y1))]) } ?? .null),
+            ("editor", .object(Self.rectMembers(whole))),
+        ])
+    }
+
+    /// Item rectangles as `name: [x0, y0, x1, y1]` in window pixels, sorted by name.
+    static func rectMembers(_ rects: [String: UI.Rect]) -> [(String, JSONNode)] {
+        let r = JSONNode.rounded
+        return rects.sorted { $0.key < $1.key }.map { k, b in
+            (k, .array([r(Double(b.x0), 1), r(Double(b.y0), 1), r(Double(b.x1), 1), r(Double(b.y1), 1)]))
+        }
     }
 
     /// Rewrites the `--state-file` off the frame path (`sync`: waits, for the last one at quit).
@@ -122,6 +162,8 @@ extension LiveRunner {
         let state = remoteEditor?.state(model) ?? HostLink.snapshot(model)
         if let r = remoteEditor { extra = [("revision", .int(Int(state.revision))), ("connected", .bool(r.synced))] }
         extra.append(("audio", audioState()))
+        extra.append(("notices", noticesState()))
+        extra.append(("controls", controlsState()))
         StateDumpWriter.shared.write(StateDump.text(state, extra: extra), to: path, sync: sync)
     }
 }

@@ -18,6 +18,9 @@ final class LiveRunner {
     var audioShell: AudioShell!
     var audio: AudioLink!
     var panels = LivePanelsFrame()
+    var shortcuts = ShortcutRouter()
+    /// The frame clock's time of the current frame (seconds).
+    var clockSeconds = 0.0
     var stats = FrameStats()
     var running = true
     var exitCode: Int32 = 0
@@ -63,7 +66,9 @@ final class LiveRunner {
         let input = SDLEvents.poll(forward: ImGuiLayer.process)
         if input.quit || input.closedWindows.contains(window.windowID) { running = false }
         if let p = editorWindow.projector, input.closedWindows.contains(p.window.windowID) { dispatcher.apply(.outputWindow(nil)) }
-        dispatcher.apply(ShortcutRouter.actions(for: input.keys))
+        clockSeconds = tick.time
+        dispatcher.apply(.expireNotices(now: tick.time))
+        dispatcher.apply(shortcuts.actions(for: input.keys, now: tick.time))
         // Remote control: drain the network's queue (no socket work here).
         hostLink?.pump(model: { self.dispatcher.model }, apply: dispatcher.apply)
         if let r = remoteEditor {

@@ -30,6 +30,8 @@ final class LiveSet: FrameOutput {
     private var frameEffects: [AppEffect] = []
     /// Actions from frame work (a notice when the worker is full), applied with `drainActions`.
     private var frameReplies: [AppAction] = []
+    /// Factory presets' thumbnails, cached under the XDG cache folder (`attachGL` starts them).
+    private(set) var factoryThumbnails: FactoryThumbnails?
     /// Thumbnail textures for the panel, once a GL context exists (`attachGL`).
     private(set) var thumbnails: ThumbnailTextures?
 
@@ -48,7 +50,11 @@ final class LiveSet: FrameOutput {
     /// Shows thumbnails in the library panel. Call once with the editor
     /// window's GL context current (where ImGui draws).
     func attachGL() {
-        let t = ThumbnailTextures(store: libraryIO.store)
+        let cache = FactoryThumbnails(presets: initialLibrary.items.filter { $0.slot == nil }.map(\.preset),
+                                      directory: FactoryThumbnails.defaultDirectory(environment: environment))
+        cache.start()
+        factoryThumbnails = cache
+        let t = ThumbnailTextures(store: libraryIO.store, factory: cache)
         thumbnails = t
         panels.library.thumbnailTexture = { t.texture(for: $0) }
     }
@@ -69,7 +75,7 @@ final class LiveSet: FrameOutput {
         if !frameEffects.isEmpty {
             let effects = frameEffects
             frameEffects.removeAll()
-            for e in effects { frameReplies += performWithFrame(e, picture.image) }
+            for e in effects { frameReplies += performWithFrame(e, picture.image, frame) }
         }
         if recorder.isRecording {
             let image = picture.image  // a GPU picture is read back only here
@@ -92,7 +98,7 @@ final class LiveSet: FrameOutput {
         }
     }
 
-    private func performWithFrame(_ effect: AppEffect, _ image: RGBAImage) -> [AppAction] {
+    private func performWithFrame(_ effect: AppEffect, _ image: RGBAImage, _ frame: FramePipeline.Frame) -> [AppAction] {
         switch effect {
         case .library(let e):
             let thumb = Thumbnail.make(from: image.pixels, width: image.width, height: image.height)
@@ -102,11 +108,18 @@ final class LiveSet: FrameOutput {
             return Screenshot.save(image, worker: worker, environment: environment)
                 ? [] : [.notice("Screenshot not saved: file work is falling behind", .error)]
         case .capture(.toggleRecording):
-            recorder.toggle(width: image.width, height: image.height)
+            recorder.toggle(width: image.width, height: image.height, note: Self.governorNote(frame.resolutionFactor))
             return []
         default:
             return []
         }
+    }
+
+    /// What a recording says when the governor renders below the full size.
+    static func governorNote(_ factor: Double) -> String? {
+        guard factor < 1 else { return nil }
+        let pct = Int((factor * 100).rounded())
+        return "the governor had lowered the resolution to \(pct) % to keep the frame rate (--no-governor records at full size)"
     }
 
     /// Draws the library panel, slot picker, key overlay and indicators.

@@ -60,7 +60,8 @@ struct LiveStartup {
         } else if let s = saved {
             model.restoreSession(presetID: model.currentPreset?.id, base: model.base, locks: Set(s.locks), uiScale: s.uiScale)
         }
-        if let a = options.agents { _ = model.handle(.setParam(.agents, Double(a))) }
+        model.agentOverride = options.agents
+        if let s = options.uiScale { _ = model.handle(.uiScale(s)) }
         let audio = Self.startingAudioConfig(options: options, session: saved, store: configStore)
         if let n = audio.notice { notices.append(n) }
         model.audio = AudioModel(config: audio.config, file: audio.file, source: options.source ?? saved?.source)

@@ -46,6 +46,12 @@ public enum AppAction: Equatable, Sendable {
     /// Ctrl +/−: UI scale up or down by 10 %.
     case uiScaleStep(Int)
     case dismissNotice(Int)
+    /// Clears the notices on screen (the history keeps them).
+    case dismissAllNotices
+    /// Opens or closes the notices window (the session's full history).
+    case toggleNoticesWindow
+    /// The frame clock for the notices: infos and warnings fade when their time is up.
+    case expireNotices(now: Double)
     case notice(String, NoticeLevel)
     case quit
     // Preset library and live-set controls (AppModel+Library.swift)

@@ -29,6 +29,14 @@ public struct AppModel: Sendable {
     public var live = LiveState()
     /// The audio config being edited, saved configs, capture sources (AppModel+Audio.swift).
     public var audio = AudioModel()
+    /// `--agents N`: the agent count of every preset loaded (nil: each preset's own).
+    public var agentOverride: Int? {
+        didSet {
+            guard let n = agentOverride else { return }
+            edit.presetParams[.agents] = Double(n)
+            edit.base[.agents] = Double(n)
+        }
+    }
     /// Display of the output-only window, nil when there is none.
     public private(set) var outputDisplay: Int?
     /// Edit state at the start of the current continuous edit (slider drag).
@@ -96,7 +104,7 @@ public struct AppModel: Sendable {
             }
             let origin = morphOrigin!.base
             let locked = locks
-            edit.base = LookGenerator.blend(origin, target.params, t: t, locked: locked)
+            edit.base = LookGenerator.blend(origin, params(of: target), t: t, locked: locked)
             return []
         case .resetAll:
             let p = edit.presetParams
@@ -142,6 +150,15 @@ public struct AppModel: Sendable {
         case .dismissNotice(let id):
             notices.dismiss(id)
             return []
+        case .dismissAllNotices:
+            notices.dismissAll()
+            return []
+        case .toggleNoticesWindow:
+            notices.windowOpen.toggle()
+            return []
+        case .expireNotices(let now):
+            notices.expire(now: now)
+            return []
         case .notice(let text, let level):
             return post(text, level)
         case .quit:
@@ -172,8 +189,16 @@ public struct AppModel: Sendable {
         return []
     }
 
+    /// A preset's parameters as loaded here (with the agent override).
+    public func params(of p: Preset) -> PresetParams {
+        var v = p.params
+        if let n = agentOverride { v[.agents] = Double(n) }
+        return v
+    }
+
     private mutating func load(_ p: Preset) -> [AppEffect] {
-        let new = EditState(presetID: p.id, presetParams: p.params, base: p.params)
+        let v = params(of: p)
+        let new = EditState(presetID: p.id, presetParams: v, base: v)
         if new != edit { history.record(edit) }
         edit = new
         return [.reseed]

@@ -28,6 +28,16 @@ public struct KeyPress: Equatable, Sendable {
 
 /// Keyboard shortcuts → app actions (a pure function; tests call it directly).
 public enum KeyMap {
+    /// Keys that keyboard navigation uses while a control has the focus
+    /// (Space presses it, arrows and paging move, Esc closes a popover).
+    public static func isNavigationKey(_ k: KeyPress) -> Bool {
+        guard !k.ctrl, !k.alt else { return false }
+        switch k.key {
+        case .space, .escape, .left, .right, .up, .down, .pageUp, .pageDown, .home, .end: return true
+        default: return false
+        }
+    }
+
     /// The action for a key press, or nil. Randomize/mutate come with seed 0:
     /// the shell replaces it with a fresh seed. While a text field has focus every
     /// shortcut is ignored (the keys belong to the text), except F11.

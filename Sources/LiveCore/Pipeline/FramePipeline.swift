@@ -100,6 +100,8 @@ public final class FramePipeline {
         public var params: PresetParams
         /// Simulation steps taken this frame.
         public var steps: Int
+        /// The governor's resolution factor (1: the full render size).
+        public var resolutionFactor = 1.0
     }
 
     /// Runs one frame: modulation, governor, steps, render, brightness; then
@@ -132,7 +134,7 @@ public final class FramePipeline {
     /// Hands the current picture to the outputs (after `simulate` + `render`).
     @discardableResult
     public func deliver(tick: FrameTick) -> Frame {
-        let frame = Frame(tick: tick, params: effective, steps: lastSteps)
+        let frame = Frame(tick: tick, params: effective, steps: lastSteps, resolutionFactor: governor.resolutionFactor)
         frameCount += 1
         for o in outputs { o.show(frame, picture: picture) }
         return frame

@@ -4,7 +4,8 @@ import Foundation
 import Storage
 
 /// What the app remembers between runs: window placement, UI scale, the last
-/// preset, audio config and source, and the live edit itself (parameters,
+/// preset, audio config and source, the auto-cycle's dwell and "pinned
+/// only", which panels were open, and the live edit itself (parameters,
 /// locks, routes) so unsaved edits survive a crash.
 public struct Session: Equatable, Sendable {
     public static let formatVersion = 1
@@ -22,6 +23,12 @@ public struct Session: Equatable, Sendable {
     public var audioConfigPath: String?
     public var audio: AudioConfig?
     public var source: String?
+    /// Auto-cycle dwell (seconds) and "pinned only" (nil: the defaults).
+    public var dwell: Double?
+    public var pinnedOnly: Bool?
+    /// Which panels were open.
+    public var libraryPanel = false
+    public var audioPanel = false
 
     /// `$XDG_STATE_HOME/physarum/session.json` (fallback `~/.local/state/physarum/`).
     public static func defaultURL(environment env: [String: String] = ProcessInfo.processInfo.environment) -> URL {
@@ -43,6 +50,11 @@ public struct Session: Equatable, Sendable {
         if let audioConfigPath { m.append(("audioConfigPath", .string(audioConfigPath))) }
         if let audio { m.append(("audio", audio.jsonNode)) }
         if let source { m.append(("source", .string(source))) }
+        var cycle: [(String, JSONNode)] = []
+        if let dwell { cycle.append(("dwell", .number(dwell))) }
+        if let pinnedOnly { cycle.append(("pinnedOnly", .bool(pinnedOnly))) }
+        if !cycle.isEmpty { m.append(("cycle", .object(cycle))) }
+        m.append(("panels", .object([("library", .bool(libraryPanel)), ("audio", .bool(audioPanel))])))
         return JSONWriter.pretty(.object(m))
     }
 
@@ -86,6 +98,16 @@ public struct Session: Equatable, Sendable {
             }
         }
         s.source = r.string("source", maxLength: 1024)
+        if var c = r.object("cycle") {
+            s.dwell = c.number("dwell", in: CycleSettings.dwellRange)
+            s.pinnedOnly = c.bool("pinnedOnly")
+            _ = c.unknownMembers()
+        }
+        if var p = r.object("panels") {
+            s.libraryPanel = p.bool("library") ?? false
+            s.audioPanel = p.bool("audio") ?? false
+            _ = p.unknownMembers()
+        }
         _ = r.unknownMembers()
         if let e = d.errors.first { throw RuntimeFailure(e.description) }
         return s
@@ -126,7 +148,8 @@ public struct Session: Equatable, Sendable {
     }
 
     /// A value with these members (defaults as declared).
-    public init(windowX: Int? = nil, windowY: Int? = nil, windowWidth: Int = 1280, windowHeight: Int = 720, display: Int = 0, fullscreen: Bool = false, uiScale: Double = 1.0, presetID: String? = nil, params: PresetParams? = nil, locks: [String] = [], audioConfigPath: String? = nil, audio: AudioConfig? = nil, source: String? = nil) {
+    public init(windowX: Int? = nil, windowY: Int? = nil, windowWidth: Int = 1280, windowHeight: Int = 720, display: Int = 0, fullscreen: Bool = false, uiScale: Double = 1.0, presetID: String? = nil, params: PresetParams? = nil, locks: [String] = [], audioConfigPath: String? = nil, audio: AudioConfig? = nil, source: String? = nil,
+                dwell: Double? = nil, pinnedOnly: Bool? = nil, libraryPanel: Bool = false, audioPanel: Bool = false) {
         self.windowX = windowX
         self.windowY = windowY
         self.windowWidth = windowWidth
@@ -140,6 +163,10 @@ public struct Session: Equatable, Sendable {
         self.audioConfigPath = audioConfigPath
         self.audio = audio
         self.source = source
+        self.dwell = dwell
+        self.pinnedOnly = pinnedOnly
+        self.libraryPanel = libraryPanel
+        self.audioPanel = audioPanel
     }
 }
 

@@ -11,9 +11,11 @@ final class HeadlessImGui {
     private static let lock = Mutex(())
 
     /// Runs `body` with a fresh ImGui context (serialised across tests).
-    static func run<R>(width: Float = 1280, height: Float = 900, _ body: (HeadlessImGui) throws -> R) rethrows -> R {
+    static func run<R>(width: Float = 1280, height: Float = 900, navigation: Bool = false,
+                       _ body: (HeadlessImGui) throws -> R) rethrows -> R {
         try lock.withLock { _ in
             let ui = HeadlessImGui(width: width, height: height)
+            ig_enable_keyboard_nav(navigation)
             defer { ig_destroy_context() }
             return try body(ui)
         }

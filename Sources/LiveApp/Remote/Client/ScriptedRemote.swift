@@ -89,7 +89,7 @@ final class ScriptedRemote {
             Thread.sleep(forTimeInterval: 0.002)
         }
         if let path = stateFile { writeState(path, link: link, sync: true) }
-        if exitCode != 0 { printError("physarum remote: \(link.statusLine)") }
+        // A refusal was printed once, as the status line it arrived with.
         return exitCode
     }
 

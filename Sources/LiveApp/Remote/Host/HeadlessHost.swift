@@ -33,7 +33,7 @@ final class HeadlessHost {
             if start == nil { notices.append("There is no preset '\(name)'; starting with the first one") }
         }
         model = AppModel(library: library, start: start ?? catalog.presets.first)
-        if let a = options.agents { _ = model.handle(.setParam(.agents, Double(a))) }
+        model.agentOverride = options.agents
         _ = model.handle(.live(.setDwell(options.dwell)))
         seedCounter = options.seed
         // An installation cycles on its own until someone connects.

@@ -1,0 +1,116 @@
+import Engine
+import ImGuiShim
+import Testing
+@testable import LiveCore
+@testable import LiveApp
+
+/// The editor driven by the keyboard alone (Dear ImGui's keyboard
+/// navigation, as the window turns it on), in real headless ImGui frames.
+@Suite(.serialized) struct KeyboardNavigationTests {
+    /// The control whose rectangle holds the keyboard focus's centre (the smallest one).
+    static func focused(_ rects: [String: UI.Rect]) -> String? {
+        var r = UI.Rect(x0: 0, y0: 0, x1: 0, y1: 0)
+        guard ig_nav_visible(), ig_nav_rect(&r.x0, &r.y0, &r.x1, &r.y1) else { return nil }
+        let c = r.center
+        return rects.filter { $0.key != "window" && !$0.key.hasPrefix("label:") && $0.value.contains(c.x, c.y) }
+            .min { ($0.value.x1 - $0.value.x0) * ($0.value.y1 - $0.value.y0) < ($1.value.x1 - $1.value.x0) * ($1.value.y1 - $1.value.y0) }?.key
+    }
+
+    /// The keyboard focus's rectangle, nil when none is shown.
+    static func navRect() -> UI.Rect? {
+        var r = UI.Rect(x0: 0, y0: 0, x1: 0, y1: 0)
+        guard ig_nav_visible(), ig_nav_rect(&r.x0, &r.y0, &r.x1, &r.y1) else { return nil }
+        return r
+    }
+
+    /// Walks the focus row by row from the top (Right along a row and back,
+    /// then Down), opening closed sections with Space; returns every
+    /// control reached. Moves are told apart by the focus rectangle (a
+    /// colour editor's parts share one control name).
+    static func walk(_ ui: HeadlessImGui, draw: () -> Void, rects: () -> [String: UI.Rect], open: (String) -> Bool) -> Set<String> {
+        var reached: Set<String> = []
+        var stuck = 0
+        ui.tap(ScanCode.down, draw)  // the focus appears
+        for _ in 0..<6 { ui.tap(ScanCode.up, draw) }  // up to the first row
+        for _ in 0..<400 {
+            guard let start = navRect() else {
+                ui.tap(ScanCode.down, draw)
+                continue
+            }
+            if let name = focused(rects()) {
+                reached.insert(name)
+                if name.hasPrefix("header:"), !open(name) { ui.tap(ScanCode.space, draw) }
+            }
+            var moves = 0, last = start
+            while moves < 10 {
+                ui.tap(ScanCode.right, draw)
+                guard let r = navRect(), r != last else { break }
+                if let name = focused(rects()) { reached.insert(name) }
+                last = r
+                moves += 1
+            }
+            for _ in 0..<(moves + 4) where navRect() != start { ui.tap(ScanCode.left, draw) }
+            ui.tap(ScanCode.down, draw)
+            stuck = navRect() == start ? stuck + 1 : 0
+            if stuck >= 2 { break }
+        }
+        return reached
+    }
+
+    @Test func everyEditorControlIsReachedByKeyboardAlone() throws {
+        try HeadlessImGui.run(height: 3000, navigation: true) { ui in
+            let rig = EditorRig()
+            ui.frames(3, rig.draw)
+            let reached = Self.walk(ui, draw: rig.draw, rects: { rig.editor.rects }) { header in
+                // A section is open when one of its controls has a rectangle.
+                header != "header:Matrix" || rig.editor.rects.keys.contains { $0.hasPrefix("slider:matrix") }
+            }
+            let controls = Set(rig.editor.rects.keys.filter { k in
+                ["slider:", "lock:", "help:", "choice:", "color:", "button:", "combo:", "header:", "tab:"].contains { k.hasPrefix($0) }
+            })
+            let missed = controls.subtracting(reached).sorted()
+            #expect(missed.isEmpty, "not reached by keyboard: \(missed)")
+            #expect(controls.count > 100, "the walk covered the whole editor: \(controls.count)")
+        }
+    }
+
+    @Test func spaceActivatesASliderArrowsStepItEscClosesAHelpPopover() throws {
+        try HeadlessImGui.run(height: 3000, navigation: true) { ui in
+            let rig = EditorRig()
+            ui.frames(3, rig.draw)
+            ui.tap(ScanCode.down, rig.draw)
+            // Down to the exposure slider.
+            for _ in 0..<40 where Self.focused(rig.editor.rects) != "slider:global.exposure" { ui.tap(ScanCode.down, rig.draw) }
+            #expect(Self.focused(rig.editor.rects) == "slider:global.exposure")
+            let before = rig.model.base[.exposure]
+            ui.tap(ScanCode.right, rig.draw)
+            #expect(rig.model.base[.exposure] == before, "a focused slider is not changed by moving past it")
+            for _ in 0..<10 where Self.focused(rig.editor.rects) != "slider:global.exposure" { ui.tap(ScanCode.left, rig.draw) }
+            ui.tap(ScanCode.space, rig.draw)
+            ui.tap(ScanCode.right, rig.draw)
+            let step = PreciseSlider.step(span: ParamKey.exposure.spec.span, integer: false, shift: false, alt: false)
+            #expect(abs(rig.model.base[.exposure] - (before + step)) < 1e-9, "\(before) → \(rig.model.base[.exposure])")
+            ui.mods(shift: true)
+            ui.tap(ScanCode.left, rig.draw)
+            ui.mods()
+            #expect(abs(rig.model.base[.exposure] - (before + step * 0.9)) < 1e-9, "Shift steps a tenth")
+            #expect(Self.focused(rig.editor.rects) == "slider:global.exposure", "the focus stayed")
+            ui.tap(ScanCode.escape, rig.draw)
+            // Right to its help button; Space opens the popover, Esc closes it.
+            ui.tap(ScanCode.right, rig.draw)
+            #expect(Self.focused(rig.editor.rects) == "help:global.exposure")
+            ui.tap(ScanCode.space, rig.draw)
+            ui.frame(rig.draw)
+            #expect(rig.editor.openHelp == "global.exposure")
+            ui.tap(ScanCode.escape, rig.draw)
+            ui.frame(rig.draw)
+            #expect(rig.editor.openHelp == nil)
+            // Space and the arrows belong to the focused control, not to the shortcuts.
+            var router = ShortcutRouter()
+            let navKeys = router.actions(for: [KeyPress(key: .space), KeyPress(key: .pageDown)], now: 0)
+            let letter = router.actions(for: [KeyPress(key: .letter("m"))], now: 0)
+            #expect(navKeys.isEmpty)
+            #expect(letter.count == 1, "letters still act")
+        }
+    }
+}

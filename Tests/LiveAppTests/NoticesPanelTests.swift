@@ -1,0 +1,90 @@
+import Foundation
+import ImGuiShim
+import TestSupport
+import Testing
+@testable import LiveCore
+@testable import LiveApp
+
+/// The library panel with the notices drawn as the window draws them (last,
+/// brought to the front), in real headless ImGui frames.
+final class NoticeRig: PanelDriving {
+    let inner: LivePanelRig
+    var notices = NoticesPanel()
+    var now = 0.0
+
+    init(dir: String) { inner = LivePanelRig(dir: dir) }
+
+    var model: AppModel { inner.model }
+
+    /// The names of the notices' items that start with `prefix`.
+    func items(_ prefix: String) -> Set<String> {
+        var out: Set<String> = []
+        for k in notices.rects.keys where k.hasPrefix(prefix) { out.insert(k) }
+        return out
+    }
+
+    func draw() {
+        inner.draw()
+        inner.shell.dispatch(.expireNotices(now: now))
+        notices.draw(inner.model.notices, now: now, displayWidth: 1280) { inner.shell.dispatch($0) }
+    }
+
+    func rect(_ name: String) throws -> UI.Rect {
+        try #require(notices.rects[name] ?? inner.panels.library.rects[name], "no item \(name)")
+    }
+}
+
+@Suite(.serialized) struct NoticesPanelTests {
+    static func overlaps(_ a: UI.Rect, _ b: UI.Rect) -> Bool { a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1 }
+
+    @Test func anExportErrorShowsOnTopOfTheLibraryPanelAndStays() throws {
+        let dir = LibraryTestDir()
+        defer { dir.remove() }
+        try HeadlessImGui.run { ui in
+            let rig = NoticeRig(dir: dir.path)
+            ui.frames(2, rig.draw)
+            try rig.type(ui, into: "search", "cellar")
+            try rig.click(ui, "row:factory:cellar")
+            try rig.type(ui, into: "exportPath", "/proc/no-such-folder/cellar-with-a-long-enough-name-to-reach-across.json")
+            try rig.click(ui, "export")
+            rig.inner.shell.settle()
+            ui.frames(2, rig.draw)
+            let error = try #require(rig.model.notices.items.last)
+            #expect(error.level == .error && error.text.contains("/proc/no-such-folder"), "\(error.level): \(error.text)")
+            // The panel was just clicked (it came to the front); the strip is above it.
+            let strip = try rig.rect("strip"), panel = try rig.rect("window")
+            #expect(Self.overlaps(strip, panel), "strip \(strip) and panel \(panel) share pixels")
+            #expect(ig_window_display_index(NoticesPanel.stripName) > ig_window_display_index("Library"),
+                    "the notice is drawn after (over) the panel")
+            _ = try rig.rect("notice:\(error.id)")
+            // Errors do not fade.
+            rig.now = 3600
+            ui.frames(2, rig.draw)
+            #expect(rig.model.notices.items.contains { $0.id == error.id })
+            try rig.click(ui, "dismiss:\(error.id)")
+            #expect(!rig.model.notices.items.contains { $0.id == error.id })
+            #expect(rig.model.notices.history.contains { $0.id == error.id }, "the history keeps it")
+        }
+    }
+
+    @Test func theWindowListsTheWholeHistory() throws {
+        let dir = LibraryTestDir()
+        defer { dir.remove() }
+        try HeadlessImGui.run { ui in
+            let rig = NoticeRig(dir: dir.path)
+            for i in 1...29 { rig.inner.shell.dispatch(.notice("Preset skipped: broken-\(i).json: not JSON", .warning)) }
+            ui.frames(2, rig.draw)
+            #expect(rig.items("notice:").count == rig.model.notices.shownLimit)
+            try rig.click(ui, "more")
+            #expect(rig.model.notices.windowOpen)
+            ui.frames(2, rig.draw)
+            let rows = rig.items("row:")
+            #expect(rows == Set((1...29).map { "row:\($0)" }), "one row per notice: \(rows.sorted())")
+            rig.now = 60  // every warning has faded from the strip; the window still lists them
+            ui.frames(2, rig.draw)
+            #expect(rig.model.notices.items.isEmpty)
+            let later = rig.items("row:")
+            #expect(later == rows, "\(later.sorted())")
+        }
+    }
+}
