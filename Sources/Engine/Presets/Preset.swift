@@ -51,8 +51,12 @@ public struct PresetLoadError: Error, Sendable, Hashable, CustomStringConvertibl
     /// `FILE:LINE:COL: path: reason` (the position left out when unknown);
     /// `FILE: reason` for a problem with the file as a whole (unreadable, too large).
     public var description: String {
-        if position.isKnown { return "\(file):\(position.line):\(position.column): \(path): \(reason)" }
-        return path == JSONPath.root.description ? "\(file): \(reason)" : "\(file): \(path): \(reason)"
+        let line = if position.isKnown {
+            "\(file):\(position.line):\(position.column): \(path): \(reason)"
+        } else {
+            path == JSONPath.root.description ? "\(file): \(reason)" : "\(file): \(path): \(reason)"
+        }
+        return line.visibleOnOneLine
     }
 }
 

@@ -49,13 +49,40 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension String {
+    /// The key as it would be written in JSON: quotes and backslashes
+    /// escaped, and control and format characters as `\uXXXX`, so a path
+    /// (and the error message holding it) stays on one visible line.
     fileprivate func replacingQuotes() -> String {
         var out = ""
         for ch in unicodeScalars {
             if ch == "\"" || ch == "\\" { out += "\\" }
             out.unicodeScalars.append(ch)
         }
+        return out.visibleOnOneLine
+    }
+
+    /// The text with control, format and line-separator characters written
+    /// as `\uXXXX`: a message that quotes what a file holds (a key, a value)
+    /// stays one visible line whatever the file contains.
+    public var visibleOnOneLine: String {
+        guard unicodeScalars.contains(where: Self.isHidden) else { return self }
+        var out = ""
+        for ch in unicodeScalars {
+            if Self.isHidden(ch) {
+                let hex = String(ch.value, radix: 16, uppercase: true)
+                out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            } else {
+                out.unicodeScalars.append(ch)
+            }
+        }
         return out
+    }
+
+    private static func isHidden(_ ch: Unicode.Scalar) -> Bool {
+        switch ch.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator: true
+        default: false
+        }
     }
 }
 
@@ -92,12 +119,12 @@ public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `FILE: reason` for a problem with the file as a whole (unreadable, too
     /// large, not a regular file: no position, the top level).
     public var description: String {
-        if let file, !position.isKnown, path.components.isEmpty { return file + ": " + reason }
+        if let file, !position.isKnown, path.components.isEmpty { return (file + ": " + reason).visibleOnOneLine }
         var s = ""
         if let file { s += file + ":" }
         if position.isKnown { s += "\(position.line):\(position.column):" }
         if !s.isEmpty { s += " " }
-        return s + path.description + ": " + reason
+        return (s + path.description + ": " + reason).visibleOnOneLine
     }
 }
 

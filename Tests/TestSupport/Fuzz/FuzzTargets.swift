@@ -1,0 +1,143 @@
+import AudioReactive
+import Engine
+import Foundation
+import LiveCore
+import Storage
+
+/// One decoder under fuzzing: its valid seed documents, how a case is made
+/// from them, and the check of one case (nil when every invariant held).
+/// Beyond "no crash, no hang", each check asserts what the app relies on:
+/// what decodes can be written back and read again to the same value, and a
+/// refusal names the file on every line.
+public struct FuzzTarget: Sendable {
+    public enum Shape: Sendable {
+        /// One mutated document per case.
+        case document
+        /// A stream of (mis)framed mutated documents, fed in random pieces.
+        case frames(limit: Int)
+    }
+
+    public let name: String
+    public let seeds: [[UInt8]]
+    public let shape: Shape
+    public let check: @Sendable ([UInt8]) -> String?
+
+    /// The repository root (for the shipped presets and configs as seeds).
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    static func shipped(_ folder: String) -> [[UInt8]] {
+        let dir = root.appendingPathComponent("configs/\(folder)")
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+        return names.compactMap { FileManager.default.contents(atPath: dir.appendingPathComponent($0).path).map { Array($0) } }
+    }
+
+    /// Every line of a refusal starts with the file's name.
+    static func namesFile(_ text: String, _ file: String) -> String? {
+        let bad = text.split(separator: "\n", omittingEmptySubsequences: false).first { !$0.hasPrefix(file + ":") }
+        return bad.map { "a refusal line does not start with \(file): '\($0.prefix(200))'" }
+    }
+
+    public static let preset = FuzzTarget(name: "preset", seeds: shipped("presets"), shape: .document) { bytes in
+        let p: Preset
+        do { p = try Preset.decode(Data(bytes), file: "fuzz.json") } catch { return namesFile("\(error)", "fuzz.json") }
+        guard let again = try? Preset.decode(p.encoded(), file: "fuzz.json") else { return "a preset that loads does not load once saved" }
+        return again == p ? nil : "a saved preset loads differently"
+    }
+
+    public static let audioConfig = FuzzTarget(name: "audio-config", seeds: shipped("audio"), shape: .document) { bytes in
+        let c: AudioConfig
+        do { c = try AudioConfig.decode(data: Data(bytes), file: "fuzz.json").config } catch {
+            return (error as? JSONErrorList)?.errors.isEmpty != false ? "refused without a reason" : namesFile("\(error)", "fuzz.json")
+        }
+        guard let again = try? AudioConfig.decode(data: Data(c.jsonText.utf8), file: "fuzz.json").config else {
+            return "a config that loads does not load once saved"
+        }
+        return again == c ? nil : "a saved config loads differently"
+    }
+
+    static let samplePresets: [Preset] = shipped("presets").prefix(3).compactMap { try? Preset.decode(Data($0), file: "seed.json") }
+
+    public static let library = FuzzTarget(name: "library", seeds: librarySeeds(), shape: .document) { bytes in
+        let doc: LibraryDocument
+        do { doc = try LibraryCodec.decode(Data(bytes), file: "library.json").document } catch {
+            return namesFile("\(error)", "library.json")
+        }
+        guard let again = try? LibraryCodec.decode(Data(LibraryCodec.encode(doc).utf8), file: "library.json").document else {
+            return "a library that loads does not load once saved"
+        }
+        return again == doc ? nil : "a saved library loads differently"
+    }
+
+    static func librarySeeds() -> [[UInt8]] {
+        var doc = LibraryDocument()
+        for (i, p) in samplePresets.enumerated() {
+            doc.slots[i * 5] = UserSlot(preset: Preset(id: "user:\(i + 1)", name: p.name, tags: p.tags, params: p.params), pinned: i == 1)
+        }
+        doc.pinnedFactory = samplePresets.map(\.id)
+        doc.nextSerial = 4
+        return [Array(LibraryCodec.encode(doc).utf8), Array(LibraryCodec.encode(LibraryDocument()).utf8)]
+    }
+
+    public static let session = FuzzTarget(name: "session", seeds: sessionSeeds(), shape: .document) { bytes in
+        let s: Session
+        do { s = try Session.decode(Data(bytes), file: "session.json") } catch { return namesFile("\(error)", "session.json") }
+        guard let again = try? Session.decode(Data(s.jsonText.utf8), file: "session.json") else {
+            return "a session that loads does not load once saved"
+        }
+        return again == s ? nil : "a saved session loads differently"
+    }
+
+    static func sessionSeeds() -> [[UInt8]] {
+        var full = Session(windowX: 10, windowY: 20, uiScale: 1.5, presetID: samplePresets.first?.id, params: samplePresets.first?.params,
+                           locks: ["global.exposure"], audioConfigPath: "/tmp/a.json", audio: .builtInDefault, source: "sink.monitor")
+        full.fullscreen = true
+        return [Array(full.jsonText.utf8), Array(Session().jsonText.utf8)]
+    }
+
+    static func remoteSeeds() -> [[UInt8]] {
+        let params = samplePresets.first?.params ?? .defaults
+        let messages: [RemoteMessage] = [
+            .hello(RemoteHello(token: "0123456789abcdef0123456789abcdef", push: RemoteState(presetID: "alpha", params: params, playlist: true))),
+            .hello(RemoteHello()),
+            .intent(seq: 3, .jumpTo("user:2")), .intent(seq: 4, .next),
+            .params(seq: 5, [.scalar(.exposure, 1.4), .blendMode(.paint), .speciesColor(1, RGBColor(r: 255, g: 51, b: 128))]),
+            .state(RemoteState(revision: 9, ack: 5, presetID: "beta", params: params, playlist: false, overlay: true, edited: true)),
+            .ping(7), .pong(7), .error(code: "replaced", message: "another remote took over"),
+        ]
+        return messages.map { Array($0.jsonText.utf8) }
+    }
+
+    public static let remoteMessage = FuzzTarget(name: "remote-message", seeds: remoteSeeds(), shape: .document) { bytes in
+        guard case .message(let m) = RemoteMessage.decode(bytes) else { return nil }
+        let again = RemoteMessage.decode(Array(m.jsonText.utf8))
+        return again == .message(m) ? nil : "a decoded message decodes differently once re-encoded"
+    }
+
+    /// Frame streams: fed whole or in random pieces, the decoder finds the same
+    /// frames, buffers no more than one frame within the limit, and is silent
+    /// after a fatal error.
+    public static let remoteFrames = FuzzTarget(name: "remote-frames", seeds: remoteSeeds(), shape: .frames(limit: RemoteProtocol.preHelloLimit)) { bytes in
+        let limit = RemoteProtocol.preHelloLimit
+        var whole = FrameDecoder(limit: limit)
+        let all = bytes.withUnsafeBytes { whole.feed($0) }
+        var pieces = FrameDecoder(limit: limit)
+        var events: [FrameDecoder.Event] = []
+        var cutter = FuzzMutator(seed: FuzzRunner.hash(bytes))
+        var start = 0
+        for end in cutter.chunks(bytes.count) {
+            events += bytes[start..<end].withUnsafeBytes { pieces.feed($0) }
+            if pieces.bufferedBytes > limit + 4 { return "buffered \(pieces.bufferedBytes) bytes with a limit of \(limit)" }
+            start = end
+        }
+        if let k = events.firstIndex(where: { if case .fatal = $0 { true } else { false } }), k != events.count - 1 {
+            return "events after a fatal error"
+        }
+        for case .frame(let f) in events where f.count > limit { return "a frame over the limit was delivered" }
+        for case .frame(let f) in events { _ = RemoteMessage.decode(f, limit: limit) }
+        return all == events ? nil : "pieces and whole stream decode differently"
+    }
+
+    /// Every decoder fuzzed (bindings have no file format yet).
+    public static let all: [FuzzTarget] = [preset, audioConfig, library, session, remoteMessage, remoteFrames]
+}
