@@ -132,6 +132,40 @@ extension GLBackend {
         swap(&trails, &scratch)
     }
 
+    /// Counting sort of each species' agents by 32×32 tile (row-major tiles),
+    /// so neighbouring invocations of the agent pass read neighbouring
+    /// texels and add into neighbouring counts (count, scan, scatter).
+    func tileSort() {
+        let total = agentCount
+        guard total > 0 else { return }
+        let tilesX = (fieldWidth + 31) / 32, tiles = tilesX * ((fieldHeight + 31) / 32)
+        if sortBuffers == nil || sortBuffers!.agents.bytes < total * 16 {
+            sortBuffers = (GLBuffer(bytes: total * 4), GLBuffer(bytes: 3 * tiles * 4), GLBuffer(bytes: total * 16), GLBuffer(bytes: total * 4))
+        }
+        let b = sortBuffers!
+        b.buckets.clear()
+        Self.barrier()
+        var prog = shaders.use("sort_count")
+        agents.bind(0); b.keys.bind(1); b.buckets.bind(2)
+        glUniform1uiv(shaders.loc(prog, "uStart"), 4, speciesStarts.map { GLuint($0) })
+        glUniform1i(shaders.loc(prog, "uTilesX"), GLint(tilesX))
+        glUniform1i(shaders.loc(prog, "uTiles"), GLint(tiles))
+        glDispatchCompute(Self.groups1D(total), 1, 1)
+        Self.barrier()
+        prog = shaders.use("sort_scan")
+        glUniform1i(shaders.loc(prog, "uKeys"), GLint(3 * tiles))
+        glDispatchCompute(1, 1, 1)
+        Self.barrier()
+        prog = shaders.use("sort_scatter")
+        agents.bind(0); b.keys.bind(1); b.buckets.bind(2); phases.bind(3); b.agents.bind(4); b.phases.bind(5)
+        glUniform1ui(shaders.loc(prog, "uTotal"), GLuint(total))
+        glDispatchCompute(Self.groups1D(total), 1, 1)
+        Self.barrier()
+        let sorted = (b.agents, b.phases)
+        sortBuffers = (b.keys, b.buckets, agents, phases)
+        (agents, phases) = sorted
+    }
+
     // MARK: - Reading state (tests, parity checks)
 
     /// Agent positions and headings of species `s`, in storage order (a read-back).

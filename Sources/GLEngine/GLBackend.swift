@@ -47,6 +47,10 @@ public final class GLBackend: EngineBackend {
     let tables: GLBuffer
     var post: PostTargets
     var historyValid = false
+    /// Steps between tile sorts of the agents (0 = never), as the CPU engine.
+    public var sortInterval = 16
+    /// The tile sort's buffers (made on first use): keys, buckets, targets.
+    var sortBuffers: (keys: GLBuffer, buckets: GLBuffer, agents: GLBuffer, phases: GLBuffer)?
 
     /// Whether the current context offers compute shaders (GL 4.3 or later).
     public static func contextHasCompute() -> Bool {
@@ -102,7 +106,9 @@ public final class GLBackend: EngineBackend {
 
     /// Bytes of GPU memory this engine holds (buffers and textures).
     public var allocatedBytes: Int {
-        agents.bytes + phases.bytes + counts.bytes + trails.bytes + scratch.bytes + sense.bytes + tables.bytes + post.bytes
+        let sort = sortBuffers.map { $0.keys.bytes + $0.buckets.bytes + $0.agents.bytes + $0.phases.bytes } ?? 0
+        return agents.bytes + phases.bytes + counts.bytes + trails.bytes + scratch.bytes + sense.bytes + tables.bytes
+            + post.bytes + sort
     }
 
     /// Free video memory in bytes where the driver says (GL_NVX_gpu_memory_info), else nil.
@@ -143,6 +149,7 @@ public final class GLBackend: EngineBackend {
             timer.time("agents") { moveAgents(p) }
             timer.time("diffuse") { diffuse(p) }
             stepIndex += 1
+            if sortInterval > 0, stepIndex % sortInterval == 0 { timer.time("sort") { tileSort() } }
         }
     }
 

@@ -28,6 +28,7 @@ final class GLShaders {
     static let files: [(name: String, twoD: Bool)] = [
         ("agents", false), ("reconcile", false), ("diffuse", true), ("composite", true),
         ("bloom_bright", true), ("bloom_down", true), ("bloom_blur", true), ("bloom_up", true), ("finish", true),
+        ("sort_count", false), ("sort_scan", false), ("sort_scatter", false),
     ]
 
     /// Compiles every program from `folder` (default: configs/shaders).
