@@ -54,7 +54,7 @@ extension AudioPanel {
         ig_set_next_item_width(100)
         let sourceRect = Self.nextRect(width: 100)
         if UI.beginCombo("##source", preview: r.source.rawValue) {
-            for s in AudioSourceID.allCases {
+            for s in RouteSource.allCases {
                 if UI.selectable(s.rawValue, selected: s == r.source) { dispatch(.audio(.setSource(i, s))) }
                 record("sourceItem:" + s.rawValue)
             }
