@@ -28,7 +28,9 @@ import Testing
         let r = try PhysarumProcess.run(["render", "--audio", audio, "--config", config] + AudioRenderTests.small + ["--out", video])
         #expect(r.status == 0, "\(r.stderr)")
         let frames = try AudioRenderTests.decodeFrames(video, width: 320, height: 180)
-        return AudioRenderTests.peaks(AudioRenderTests.frameChange(frames)).filter { Double($0) >= settle * fps }
+        // A pulse's flash and its fall back both change the picture (14 frames apart here): one
+        // reaction, so a peak needs 20 frames (333 ms, under a beat's 30) after the previous one.
+        return AudioRenderTests.peaks(AudioRenderTests.frameChange(frames), wait: 20).filter { Double($0) >= settle * fps }
     }
 
     @Test func beatAndBarRoutesMoveThePictureOnTheBeat() throws {
