@@ -14,7 +14,7 @@ private func features(time: Double = 0, level: [AudioSourceID: Float] = [:],
 
 private func route(_ source: AudioSourceID, _ target: String, _ mode: RouteMode = .level, depth: Double,
                    smoothing: Double? = nil, curve: Double = 1, invert: Bool = false) -> Route {
-    Route(source: source, target: RouteTarget(id: target)!, mode: mode, depth: depth, smoothing: smoothing,
+    Route(source: RouteSource(source), target: RouteTarget(id: target)!, mode: mode, depth: depth, smoothing: smoothing,
           curve: curve, invert: invert)
 }
 

@@ -57,7 +57,7 @@ import Testing
         #expect(out.contains("default.json: valid"))
         let lines = err.split(separator: "\n").map(String.init)
         #expect(lines == [
-            "\(bad.path):2:24: routes[0].source: unknown source 'bas' (expected one of: sub, bass, lowMid, mid, highMid, presence, brilliance, full)",
+            "\(bad.path):2:24: routes[0].source: unknown source 'bas' (expected one of: sub, bass, lowMid, mid, highMid, presence, brilliance, full, beat, bar, phase)",
             "\(bad.path):2:41: routes[0].target: 'global.agents' cannot be a route target: changing it respawns agents",
             "\(bad.path):3:42: routes[1].target: unknown parameter id 'foo.bar'",
             "\(bad.path):3:62: routes[1].depth: must be within -2…2, got 9",

@@ -51,6 +51,10 @@ public struct AnalysisMeters: Sendable {
     public var bands: InlineArray<8, BandMeter> = InlineArray(repeating: BandMeter())
     /// The spectrum at that hop.
     public var spectrum = SpectrumSnapshot()
+    /// The beat tracker at the last hop (tempo, confidence, the beat pulse for a light).
+    public var beat = BeatFeatures()
+    /// Whether the tempo is held (the tracker's lock).
+    public var tempoLocked = false
 
     /// Empty meters.
     public init() {}

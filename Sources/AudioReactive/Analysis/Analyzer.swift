@@ -40,6 +40,11 @@ public final class Analyzer {
     private var sinceMusic: Float = .infinity
     private var reference: [Float] = []
     private var derived: Derived
+    private var beats: BeatTracker
+    private var fullDbBack: (Float, Float) = (-200, -200)
+    private var lowTrigger: Float = 0
+    private var lowHopsLeft = 0
+    private var support: [Float] = Array(repeating: 0, count: AudioSourceID.count)
 
     /// Flux compares each group with its loudest value (max-filtered across
     /// the neighbouring groups) in the frames `fluxLag` … `fluxLag +
@@ -55,6 +60,15 @@ public final class Analyzer {
     static let firstTriggerBand = AudioSourceID.mid.index
     /// …at this fraction of the band's strength (a hat is not a downbeat).
     static let triggerWeight: Float = 0.5
+    /// A `lowMid` onset waits this many hops for its neighbour (below).
+    static let supportHops = 2
+    /// An onset in `lowMid` (a bass note, a soft left hand) reaches `full`
+    /// when a neighbouring band (`bass` or `mid`) rises with it within
+    /// `supportHops`, to `neighbourSupport` times its own threshold's rise;
+    /// `sub` and `bass` alone never fire `full` (their few wide bins beat).
+    static let neighbourSupport: Float = 1.5
+    /// Weight of the broadband level's rise (dB over 2 hops) in what the beat tracker hears.
+    static let beatLevelWeight: Float = 0.5
 
     private struct Derived {
         var attack: Float, release: Float, gate: GateTuning, open: Float, close: Float
@@ -113,6 +127,7 @@ public final class Analyzer {
         bandDb = Array(repeating: -200, count: n)
         flux = Array(repeating: 0, count: n)
         derived = Derived(s, layout.hopSeconds)
+        beats = BeatTracker(hopSeconds: layout.hopSeconds)
     }
 
     deinit {
@@ -153,6 +168,11 @@ public final class Analyzer {
             sampleCount += 1
             if sampleCount % hop == 0 { emit(runHop()) }
         }
+    }
+
+    /// A beat-tracker command (tap, ×2, ÷2, lock, bar reset), from the next hop on.
+    public func beat(_ command: BeatCommand) {
+        beats.apply(command)
     }
 
     /// Advances the sample clock over `count` samples that were lost (dropped
@@ -213,8 +233,22 @@ public final class Analyzer {
             // broadband mean. The lower bands, whose 47 Hz bins hold whole
             // chords that beat, reach `full` only through the broadband flux.
             let isFull = s == AudioSourceID.full.index
+            if !isFull { support[s] = onsets[s].support(flux: flux[s], tuning: d.onset) }
+            if isFull && lowHopsLeft > 0 {
+                if max(support[AudioSourceID.bass.index], support[AudioSourceID.mid.index]) >= Self.neighbourSupport {
+                    bandTrigger = max(bandTrigger ?? 0, lowTrigger)
+                    lowHopsLeft = 0
+                } else {
+                    lowHopsLeft -= 1
+                }
+            }
             let fired = onsets[s].process(flux: flux[s], allowed: state != .closed, dt: dt, tuning: d.onset,
                                           trigger: isFull ? bandTrigger : nil)
+            if fired && s == AudioSourceID.lowMid.index {
+                let weight = onsets[s].transient * Self.triggerWeight
+                lowTrigger = lowHopsLeft > 0 ? max(lowTrigger, weight) : weight
+                lowHopsLeft = Self.supportHops + 1
+            }
             if fired && !isFull && s >= Self.firstTriggerBand {
                 bandTrigger = max(bandTrigger ?? 0, onsets[s].transient * Self.triggerWeight)
             }
@@ -237,6 +271,14 @@ public final class Analyzer {
             meters.bands[s] = m
         }
         features.onset = fullFired
+        let full = AudioSourceID.full.index
+        // The tracker hears the broadband flux and, at half weight, the rise of the broadband
+        // level over two hops (so loud hits count more than soft ones in its phase).
+        let rise = max(0, bandDb[full] - fullDbBack.1)
+        fullDbBack = (bandDb[full], fullDbBack.0)
+        features.beat = beats.process(flux: flux[full] + Self.beatLevelWeight * rise, music: gates[full].state != .closed)
+        meters.beat = features.beat
+        meters.tempoLocked = beats.locked
         meters.time = features.time
         return features
     }

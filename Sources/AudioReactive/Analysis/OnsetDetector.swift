@@ -92,6 +92,14 @@ public struct OnsetDetector: Sendable {
         return fired
     }
 
+    /// Where `flux` sits between the recent median (0) and the threshold (1)
+    /// that `process` would use now: how much broadband evidence a hop carries.
+    public func support(flux: Float, tuning t: OnsetTuning) -> Float {
+        let median = recent.quantile(0.5)
+        let spread = max(median - recent.quantile(0.1), 1.9 * (recent.quantile(0.75) - median))
+        return (flux - median) / max(1e-6, t.delta + t.k * spread)
+    }
+
     /// Hit strength 0…1 from the flux's excess over the threshold (saturating).
     private func strength(_ flux: Float) -> Float {
         1 - exp(-max(0, flux - threshold) / Self.strengthScale)

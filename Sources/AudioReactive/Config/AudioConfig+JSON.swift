@@ -103,7 +103,7 @@ extension AudioConfig {
     private static func decodeRoute(_ node: JSONNode, at path: JSONPath, _ d: JSONDiagnostics) -> Route? {
         guard var r = d.object(node, at: path) else { return nil }
         let before = d.errors.count
-        let source = r.choice("source", as: AudioSourceID.self, required: true)
+        let source = r.choice("source", as: RouteSource.self, required: true)
         var target: RouteTarget?
         if let tnode = r.value("target", required: true), let id = d.string(tnode, at: path.appending("target")) {
             switch RouteTarget.parse(id) {

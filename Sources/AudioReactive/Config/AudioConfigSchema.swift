@@ -35,7 +35,7 @@ public enum AudioConfigSchema {
             ("description", .string("One mapping from an audio source to a parameter: effective = from01(to01(base) + depth × shaped signal), summed over routes and clamped.")),
             ("required", .array(["source", "target", "depth"].map(JSONNode.string))),
             ("properties", .object([
-                ("source", strings(AudioSourceID.allCases.map(\.rawValue), "a band, or full (broadband)")),
+                ("source", strings(RouteSource.allCases.map(\.rawValue), "a band, full (broadband), or the beat tracker: beat (a pulse on each beat), bar (on each downbeat), phase (a 0…1 ramp through each beat)")),
                 ("target", strings(RouteTarget.allIDs, "a modulatable parameter id; species.*.X moves every species (respawn parameters and global.simSpeed are not targets)")),
                 ("mode", .object([("type", .string("string")), ("enum", .array(RouteMode.allCases.map { .string($0.rawValue) })),
                                   ("default", .string("level")), ("description", .string("level: follow the band's level; transient: follow hits"))])),

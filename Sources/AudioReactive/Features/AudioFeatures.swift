@@ -35,11 +35,14 @@ public struct AudioFeatures: Sendable {
     public var sources: InlineArray<8, SourceFeatures>
     /// True on the hop at which a `full` onset fires.
     public var onset: Bool
+    /// The beat tracker: tempo, phase, confidence, beats and bars.
+    public var beat: BeatFeatures
 
     public init(time: Double = 0) {
         self.time = time
         sources = InlineArray(repeating: SourceFeatures())
         onset = false
+        beat = BeatFeatures()
     }
 
     /// The features of one source.

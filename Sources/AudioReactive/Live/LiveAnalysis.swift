@@ -23,6 +23,7 @@ public final class LiveAnalysis: @unchecked Sendable {
     private let queue = FeatureQueue(capacity: 1024)
     private let settingsBox: Mutex<AudioTuning>
     private let generation = Atomic<Int>(0)
+    private let commands = Mutex(InlineArray<8, BeatCommand?>(repeating: nil))
     private let metersBox = Mutex(AnalysisMeters())
     private let running = Atomic<Bool>(false)
     private let stopFlag = Atomic<Bool>(false)
@@ -84,6 +85,14 @@ public final class LiveAnalysis: @unchecked Sendable {
     /// The source's health (state, sample clock, drops, server latency); any thread.
     public var captureStatus: CaptureStatus { source.status }
 
+    /// Gives a beat-tracker command (tap, ×2, ÷2, lock, bar) to the analysis,
+    /// applied before its next chunk (any thread; at most 8 wait, more are dropped).
+    public func beat(_ c: BeatCommand) {
+        commands.withLock { q in
+            for i in 0..<8 where q[i] == nil { q[i] = c; return }
+        }
+    }
+
     /// Hops analysed so far; any thread.
     public var hops: Int { hopCount.load(ordering: .relaxed) }
 
@@ -100,6 +109,12 @@ public final class LiveAnalysis: @unchecked Sendable {
                     analyzer.apply(settingsBox.withLock { $0 })
                     seen = g
                 }
+                let pending = commands.withLock { q in
+                    let out = q
+                    for i in 0..<8 { q[i] = nil }
+                    return out
+                }
+                for i in 0..<8 { if let c = pending[i] { analyzer.beat(c) } }
                 guard let r = try? source.read(into: &buffer), r.count > 0 || r.dropped > 0 else { break }
                 if r.dropped > 0 { analyzer.skip(samples: r.dropped) }
                 var produced = 0

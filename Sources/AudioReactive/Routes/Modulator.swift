@@ -66,8 +66,7 @@ public struct Modulator: Sendable {
         for i in offsets.indices { offsets[i] = 0 }
 
         for (r, route) in routes.enumerated() {
-            let f = features[route.source]
-            let raw = Self.finite01(Double(route.mode == .level ? f.level : f.transient), upper: 1)
+            let raw = Self.finite01(Double(route.source.signal(features, mode: route.mode)), upper: 1)
             var s = raw
             if let ms = route.smoothing, ms > 0 {
                 let alpha = 1 - exp(-dt / (ms / 1000))

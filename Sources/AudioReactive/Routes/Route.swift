@@ -1,6 +1,33 @@
 import Engine
 import Storage
 
+/// What a route follows: one analysis band (or `full`, broadband), or the
+/// beat tracker: `beat` (a pulse on each beat: 1, decaying in ≈ 0.1 s),
+/// `bar` (the same on each downbeat, 4/4) and `phase` (a 0…1 ramp through
+/// each beat). The band sources follow the route's mode; the beat sources
+/// ignore it.
+public enum RouteSource: String, CaseIterable, Sendable, Codable, Hashable {
+    case sub, bass, lowMid, mid, highMid, presence, brilliance, full, beat, bar, phase
+
+    /// The band source of an analysis band.
+    public init(_ band: AudioSourceID) { self = RouteSource(rawValue: band.rawValue)! }
+
+    /// The analysis band, for band sources.
+    public var band: AudioSourceID? { AudioSourceID(rawValue: rawValue) }
+
+    /// This source's signal (0…1) in one frame's features.
+    public func signal(_ f: AudioFeatures, mode: RouteMode) -> Float {
+        switch self {
+        case .beat: return f.beat.beatPulse
+        case .bar: return f.beat.barPulse
+        case .phase: return f.beat.phase
+        default:
+            let s = f[band ?? .full]
+            return mode == .level ? s.level : s.transient
+        }
+    }
+}
+
 /// Which signal of a source a route follows.
 public enum RouteMode: String, CaseIterable, Sendable, Codable, Hashable {
     /// The band's gated, enveloped level (0…1): a sustained push.
@@ -116,7 +143,7 @@ public struct Route: Sendable, Hashable {
     /// Allowed curve exponents.
     public static let curveRange: ClosedRange<Double> = 0.1...10
 
-    public var source: AudioSourceID
+    public var source: RouteSource
     public var target: RouteTarget
     public var mode: RouteMode
     /// −2…+2; positive pushes the target up on loud sound.
@@ -134,7 +161,7 @@ public struct Route: Sendable, Hashable {
     /// JSON members this version does not know, kept so a re-save writes them back.
     public var extraMembers: [JSONMember]
 
-    public init(source: AudioSourceID, target: RouteTarget, mode: RouteMode = .level, depth: Double,
+    public init(source: RouteSource, target: RouteTarget, mode: RouteMode = .level, depth: Double,
                 smoothing: Double? = nil, curve: Double = 1, invert: Bool = false, muted: Bool = false,
                 solo: Bool = false, extraMembers: [JSONMember] = []) {
         self.source = source

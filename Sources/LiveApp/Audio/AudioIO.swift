@@ -42,13 +42,13 @@ final class AudioIO: Sendable {
         }
     }
 
-    /// Queues the work of `effect` (`.configure` and `.switchSource` belong
+    /// Queues the work of `effect` (`.configure`, `.switchSource` and `.beat` belong
     /// to the shell and are ignored here). Returns actions to apply at once.
     func perform(_ effect: AudioEffect) -> [AppAction] {
         let store = store
         let queued: Bool
         switch effect {
-        case .configure, .switchSource:
+        case .configure, .switchSource, .beat:
             return []
         case .listConfigs:
             queued = files.submit(key: "audio.list") { [.audio(.configsListed(store.list()))] }

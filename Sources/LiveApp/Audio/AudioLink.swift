@@ -107,6 +107,12 @@ final class AudioLink {
     }
 
     /// Applies new analysis settings (from the audio config) to the running analyses.
+    /// A beat-tracker command to the running analyses.
+    func beat(_ c: BeatCommand) {
+        capture?.beat(c)
+        demo?.beat(c)
+    }
+
     func apply(_ s: AudioTuning) {
         settings = s
         capture?.settings = s

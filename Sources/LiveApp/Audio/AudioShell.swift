@@ -51,6 +51,9 @@ final class AudioShell {
         case .switchSource(let name):
             link?.switchSource(name)
             return []
+        case .beat(let c):
+            link?.beat(c)
+            return []
         default:
             return io.perform(effect)
         }

@@ -11,7 +11,7 @@ enum ConfigBench {
             var routes: [Route] = []
             let targets = RouteTarget.allIDs.compactMap(RouteTarget.init(id:))
             for k in 0..<AudioConfig.maxRoutes {
-                routes.append(Route(source: AudioSourceID.allCases[k % AudioSourceID.count], target: targets[k % targets.count],
+                routes.append(Route(source: RouteSource(AudioSourceID.allCases[k % AudioSourceID.count]), target: targets[k % targets.count],
                                     mode: k % 3 == 0 ? .transient : .level, depth: 0.1, smoothing: k % 2 == 0 ? 50 : nil,
                                     curve: k % 5 == 0 ? 1.5 : 1))
             }

@@ -32,10 +32,13 @@ enum AnalyzeCommand: Subcommand {
     Output:
       --json           one JSON object per hop: {"t", "sources": {sub, bass,
                        lowMid, mid, highMid, presence, brilliance, full: {level,
-                       transient, gate}}, "onset"}. `t` is the sample-clock time
+                       transient, gate}}, "onset", "beat": {tempo, phase,
+                       confidence, beat, bar}}. `t` is the sample-clock time
                        of the hop's last sample (when a live decision could be
                        made); `onset` is true on the hop where a `full` onset
-                       fires. Without --json: a compact text line per hop.
+                       fires; `beat` is the beat tracker (tempo in BPM, 0
+                       until found; beat/bar true on the hop of a beat or
+                       downbeat). Without --json: a compact text line per hop.
       --duration S     stop after S seconds of audio
       --server ADDRESS PulseAudio server (default: $PULSE_SERVER, then yours)
 
@@ -194,7 +197,11 @@ final class FeatureLineWriter {
                                                   ("transient", JSONNode.rounded(Double(s.transient), 4)),
                                                   ("gate", JSONNode.rounded(Double(s.gate), 4))])))
         }
-        return JSONNode.object([("t", JSONNode.rounded(f.time, 6)), ("sources", .object(sources)), ("onset", .bool(f.onset))]).text
+        let b = f.beat
+        let beat = JSONNode.object([("tempo", JSONNode.rounded(Double(b.tempo), 2)), ("phase", JSONNode.rounded(Double(b.phase), 3)),
+                                    ("confidence", JSONNode.rounded(Double(b.confidence), 3)), ("beat", .bool(b.beat)), ("bar", .bool(b.bar))])
+        return JSONNode.object([("t", JSONNode.rounded(f.time, 6)), ("sources", .object(sources)), ("onset", .bool(f.onset)),
+                                ("beat", beat)]).text
     }
 
     static func textLine(_ f: AudioFeatures) -> String {

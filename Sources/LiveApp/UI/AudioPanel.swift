@@ -60,6 +60,7 @@ struct AudioPanel {
         ig_get_content_region_avail(&aw, &ah)
         rects["spectrum"] = AudioMeters.spectrum(live.meters, edges: model.audio.config.tuning.bandEdges, width: aw, height: 90)
         AudioMeters.bands(live.meters, width: aw, rects: &rects)
+        beatRow(live, dispatch)
         if UI.collapsingHeader("Source") { sourceSection(model, live, dispatch) }
         if UI.collapsingHeader("Controls") { controls(model, dispatch) }
         if UI.collapsingHeader("Routes") { routes(model, live, dispatch) }
@@ -169,6 +170,37 @@ struct AudioPanel {
             case .end: dispatch(.audio(.endEdit))
             }
         }
+    }
+
+    /// Tempo, a beat light (bright on each beat, red on a downbeat) and the
+    /// tracker's buttons: tap, ×2, ÷2, lock, bar.
+    private mutating func beatRow(_ live: AudioLiveView, _ dispatch: (AppAction) -> Void) {
+        let b = live.meters?.beat ?? BeatFeatures()
+        let locked = live.meters?.tempoLocked ?? false
+        let on = max(b.beatPulse, b.barPulse)
+        let red: Float = b.barPulse > 0.05 ? 1 : 0.3 + 0.7 * on
+        var x0: Float = 0, y0: Float = 0
+        ig_get_cursor_screen_pos(&x0, &y0)
+        let h = ig_get_frame_height()
+        ig_dummy(h, h)
+        rects["beatLight"] = UI.Rect(x0: x0, y0: y0, x1: x0 + h, y1: y0 + h)
+        ig_draw_rect_filled(x0 + 3, y0 + 3, x0 + h - 3, y0 + h - 3,
+                            UI.color(red, 0.3 + 0.7 * b.beatPulse * (1 - b.barPulse), 0.2 + 0.3 * on, 0.35 + 0.65 * on), 3)
+        UI.sameLine()
+        UI.text(b.tempo > 0 ? String(format: "%.1f BPM  (confidence %.2f)", b.tempo, b.confidence) : "tempo: listening…")
+        record("tempo")
+        if button("Tap", "beatTap") { dispatch(.audio(.beat(.tap))) }
+        if ig_is_item_hovered(0) { UI.tooltip("Tap tempo (key T): taps set the tempo and put a beat on the last tap") }
+        UI.sameLine()
+        if button("x2", "beatDouble") { dispatch(.audio(.beat(.double))) }
+        UI.sameLine()
+        if button("/2", "beatHalf") { dispatch(.audio(.beat(.half))) }
+        UI.sameLine()
+        if button(locked ? "Unlock" : "Lock", "beatLock") { dispatch(.audio(.beat(.lock(!locked)))) }
+        if ig_is_item_hovered(0) { UI.tooltip("Lock: hold the tempo (the beats still follow the music's phase)") }
+        UI.sameLine()
+        if button("Bar", "beatBar") { dispatch(.audio(.beat(.resetBar))) }
+        if ig_is_item_hovered(0) { UI.tooltip("The next beat is the first of a bar (the bar route source)") }
     }
 
     /// A button that looks dimmed and does nothing when disabled; records its rect.

@@ -25,7 +25,7 @@ public enum AudioAction: Equatable, Sendable {
     case duplicateRoute(Int)
     case toggleMute(Int)
     case toggleSolo(Int)
-    case setSource(Int, AudioSourceID)
+    case setSource(Int, RouteSource)
     /// Sets a route's target by id; an id that cannot be a target changes nothing (notice).
     case setTarget(Int, String)
     case setMode(Int, RouteMode)
@@ -85,6 +85,10 @@ public enum AudioAction: Equatable, Sendable {
     case selectMachineOutput
     /// The microphone: the default source when it is not a monitor, else the first non-monitor source.
     case selectMicrophone
+
+    // Beat tracker
+    /// Tap tempo (T), ×2, ÷2, tempo lock, bar reset.
+    case beat(BeatCommand)
 }
 
 /// Work for the shell after an audio action (the model itself does no I/O).
@@ -106,6 +110,8 @@ public enum AudioEffect: Equatable, Sendable {
     case watch(URL?)
     case listSources
     case switchSource(String?)
+    /// A command for the running analysis' beat tracker.
+    case beat(BeatCommand)
 }
 
 /// A destructive audio-config action waiting for the user's yes.

@@ -53,6 +53,8 @@ public struct AudioModel: Sendable {
         case .togglePanel:
             panelVisible.toggle()
             return AudioOutcome(effects: panelVisible ? [.listConfigs, .listSources] : [])
+        case .beat(let c):
+            return AudioOutcome(effects: [.beat(c)])
         case .setEnabled(let on):
             return edit { $0.enabled = on }
         case .setReactivity(let v):

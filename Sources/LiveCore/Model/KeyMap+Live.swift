@@ -27,6 +27,7 @@ extension KeyMap {
         case .letter("g"): return .live(.toggleSlotPicker)
         case .letter("l"): return .live(.toggleLibraryPanel)
         case .letter("a"): return .audio(.togglePanel)
+        case .letter("t"): return .audio(.beat(.tap))
         case .letter("p"): return .live(.screenshot)
         case .letter("r"): return .live(.toggleRecording)
         default: return nil
@@ -47,6 +48,7 @@ extension KeyMap {
         KeyBinding(keys: "Tab", help: "Show/hide panels", example: KeyPress(key: .tab), action: .toggleUI),
         KeyBinding(keys: "L", help: "Library panel", example: KeyPress(key: .letter("l")), action: .live(.toggleLibraryPanel)),
         KeyBinding(keys: "A", help: "Audio panel (meters, routes, configs, source)", example: KeyPress(key: .letter("a")), action: .audio(.togglePanel)),
+        KeyBinding(keys: "T", help: "Tap tempo (the beat tracker follows the taps)", example: KeyPress(key: .letter("t")), action: .audio(.beat(.tap))),
         KeyBinding(keys: "P", help: "Screenshot (PNG)", example: KeyPress(key: .letter("p")), action: .live(.screenshot)),
         KeyBinding(keys: "R", help: "Start/stop recording", example: KeyPress(key: .letter("r")), action: .live(.toggleRecording)),
         KeyBinding(keys: "F3", help: "Performance overlay", example: KeyPress(key: .f3), action: .toggleOverlay),
