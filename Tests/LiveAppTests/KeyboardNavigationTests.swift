@@ -1,4 +1,5 @@
 import Engine
+import Foundation
 import ImGuiShim
 import Testing
 @testable import LiveCore
@@ -111,6 +112,23 @@ import Testing
             let letter = router.actions(for: [KeyPress(key: .letter("m"))], now: 0)
             #expect(navKeys.isEmpty)
             #expect(letter.count == 1, "letters still act")
+        }
+    }
+
+    @Test func everyAudioPanelControlIsReachedByKeyboardAlone() throws {
+        let dir = makeTempDir("audio-nav")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try HeadlessImGui.run(height: 3000, navigation: true) { ui in
+            let rig = AudioPanelRig(dir: dir)
+            ui.frames(3, rig.draw)
+            let reached = Self.walk(ui, draw: rig.draw, rects: { rig.shell.panel.rects }) { _ in true }
+            let shown = ["window", "spectrum", "captureStatus", "captureSource", "editing"]  // pictures and text lines
+            let controls = Set(rig.shell.panel.rects.keys.filter { k in
+                !shown.contains(k) && !k.hasPrefix("label:") && !k.hasPrefix("meter:") && !k.hasSuffix("activity")
+            })
+            let missed = controls.subtracting(reached).sorted()
+            #expect(missed.isEmpty, "not reached by keyboard: \(missed)")
+            #expect(controls.count > 10, "\(controls.sorted())")
         }
     }
 }
