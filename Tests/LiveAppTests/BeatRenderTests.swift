@@ -1,5 +1,6 @@
 import AudioReactive
 import Foundation
+import TestSupport
 import Testing
 @testable import LiveApp
 

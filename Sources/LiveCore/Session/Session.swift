@@ -75,6 +75,10 @@ public struct Session: Equatable, Sendable {
         if var w = r.object("window") {
             s.windowX = w.int("x", in: -100_000...100_000)
             s.windowY = w.int("y", in: -100_000...100_000)
+            if s.windowX == nil || s.windowY == nil {  // a position needs both (and is saved only so)
+                s.windowX = nil
+                s.windowY = nil
+            }
             s.windowWidth = w.int("width", in: 160...16384) ?? s.windowWidth
             s.windowHeight = w.int("height", in: 120...16384) ?? s.windowHeight
             s.display = w.int("display", in: 0...64) ?? 0
