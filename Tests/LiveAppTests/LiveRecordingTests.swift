@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Recording from the real window (issue 8): the real `physarum` binary on
 /// Xvfb, R pressed with xdotool, the real ffmpeg, the video checked with
@@ -63,18 +64,15 @@ struct LiveRecordingTests {
     /// depend on what else the machine runs).
     @Test func recordingFiveSecondsNeverBlocksTheLiveLoopAndGivesAPlayableVideo() throws {
         // A display of its own: other window tests press keys on the shared one.
-        let own = PrivateDisplay()
-        let display = try #require(own?.display ?? TestDisplay.display, "Xvfb is needed (scripts/test installs it)")
-        let home = makeTempDir("live-recording")
-        defer { try? FileManager.default.removeItem(at: home) }
-        let stats = home.appendingPathComponent("stats.jsonl")
-        let videos = home.appendingPathComponent("videos")
+        let home = try WindowTestHome("live-recording", ownDisplay: true)
+        let display = home.display
+        let stats = home.file("stats.jsonl")
+        let videos = home.file("videos")
         // A modest size on 2 shared cores; no governor, so a slower loop shows
         // up as a lower frame rate rather than as fewer agents.
         let app = try AppProcess(["--no-session", "--no-audio", "--no-governor", "--size", "640x360", "--field", "640x360",
                                   "--agents", "60000", "--stats", stats.path],
-                                 environment: ["DISPLAY": display, "XDG_STATE_HOME": home.path, "XDG_DATA_HOME": home.path,
-                                               "XDG_CONFIG_HOME": home.path, "XDG_VIDEOS_DIR": videos.path])
+                                 environment: home.environment(["XDG_VIDEOS_DIR": videos.path]))
         defer { app.stop() }
         let env = ["DISPLAY": display]
         try #require(poll(seconds: 60) { !Self.statsLines(stats).isEmpty || !app.isRunning } && app.isRunning,
