@@ -11,7 +11,7 @@ import Storage
 /// around work ended by glFinish; the pass split from GL timer queries.
 enum BackendBench {
     static let scenarios: [BenchScenario] = [
-        sim("sim-8m-4k", agents: 8_000_000, 3840, 2160, steps: 10, warmup: 30),
+        sim("sim-8m-4k", agents: 8_000_000, 3840, 2160, steps: 16, warmup: 30),
         frame("frame-8m-4k", agents: 8_000_000, 3840, 2160),
         BenchScenario(name: "frame-largest-4k", summary: "the most agents that hold 60 fps at 3840x2160, all-effects (doubling, then bisection)") { o in
             try largest(o)
@@ -20,7 +20,7 @@ enum BackendBench {
 
     /// The 720p scenarios that `--backend gpu` also runs here (CPU: SimBench, RenderBench).
     static let gpuOnly: [BenchScenario] = [
-        sim("sim-1m-720p", agents: 1_000_000, 1280, 720, steps: 20, warmup: 100),
+        sim("sim-1m-720p", agents: 1_000_000, 1280, 720, steps: 16, warmup: 100),
         frame("frame-1m-720p", agents: 1_000_000, 1280, 720),
     ]
 
@@ -41,6 +41,7 @@ enum BackendBench {
         let ctx = try GLComputeContext(width: field.0, height: field.1)
         let gl = try GLBackend(field: field, output: field, params: params, seed: 1)
         gl.timesPasses = true
+        if let k = o.sortInterval { gl.sortInterval = k }
         return Rig(backend: gl, context: ctx, presenter: try GLPresenter())
     }
 
@@ -52,6 +53,8 @@ enum BackendBench {
         if let gl = r.backend as? GLBackend {
             f.append(("gpuAllocatedMiB", JSONNode.rounded(Double(gl.allocatedBytes) / 1_048_576, 1)))
             if let free = GLBackend.freeVideoMemory() { f.append(("gpuFreeMiB", JSONNode.rounded(Double(free) / 1_048_576, 1))) }
+            f.append(("deposits", .string(gl.partitionedDeposits ? "subgroup-partitioned" : "atomic")))
+            f.append(("maxStorageBlockMiB", JSONNode.rounded(Double(GLBackend.maxStorageBlockBytes()) / 1_048_576, 1)))
         }
         return f
     }

@@ -20,6 +20,10 @@ struct LiveOptions: Sendable {
     var seed: UInt64?
     var threads: Int?
     var noGovernor = false
+    /// `--max-fps N`: pace the loop with a timer at N frames per second instead of vsync.
+    var maxFPS: Double?
+    /// `--frame-times FILE`: one JSON line per frame (time, frame and pass times, steps).
+    var frameTimes: String?
     /// Which engine runs (`--backend`).
     var backend = BackendRequest.auto
     var noSession = false
@@ -76,6 +80,10 @@ struct LiveOptions: Sendable {
       --state-file FILE     write the current preset/parameters, audio source/config and the audio
                             panel's control rectangles (for scripted UI tests) as JSON once per second
       --no-governor         never lower quality to keep the frame rate
+      --max-fps N           pace frames with a timer at N per second (vsync off); without it the
+                            display's vsync paces (or a 60 Hz timer where there is none)
+      --frame-times FILE    write one JSON line per frame: start time, frame time (total and
+                            split), interval since the previous frame, simulation steps
       --no-session          neither restore nor save the session
       --quit-after SECONDS  quit by itself (for scripts)
       --screenshot FILE     save the whole window (panels included) as PNG, then quit
@@ -114,6 +122,8 @@ struct LiveOptions: Sendable {
         o.seed = try r.int("--seed", in: 0...Int.max).map(UInt64.init)
         o.threads = try r.int("--threads", in: 1...64)
         o.noGovernor = r.flag("--no-governor")
+        o.maxFPS = try r.double("--max-fps", in: 1...1000)
+        o.frameTimes = try r.string("--frame-times")
         if let b = try r.string("--backend") {
             guard let k = BackendRequest(rawValue: b) else { throw UsageError("--backend: expected auto, cpu or gpu, got '\(b)'") }
             o.backend = k

@@ -1,6 +1,7 @@
 import AudioReactive
 import Engine
 import Foundation
+import GLEngine
 import LiveCore
 
 extension LiveRunner {
@@ -25,7 +26,7 @@ extension LiveRunner {
                                        display: options.display ?? session.display,
                                        fullscreen: options.fullscreen || session.fullscreen,
                                        position: options.display == nil && options.windowSize == nil ? session.windowX.flatMap { x in session.windowY.map { (x, $0) } } : nil,
-                                       glVersion: v)
+                                       swapInterval: options.maxFPS == nil ? nil : 0, glVersion: v)
             } catch {
                 lastError = error
             }
@@ -47,10 +48,17 @@ extension LiveRunner {
         }
         if let n = gui.fontNotice { _ = startup.model.handle(.notice(n, .warning)) }
         liveSet.attachGL()  // library thumbnails as GL textures of the editor window
+        framesInFlight = GLFrameFence()
         do {
             statsWriter = try options.stats.map { try LineWriter(path: $0) }
         } catch {
             printError("physarum: --stats: \(error)")
+            return false
+        }
+        do {
+            frameTimesWriter = try options.frameTimes.map { try LineWriter(path: $0, backlog: 4096) }
+        } catch {
+            printError("physarum: --frame-times: \(error)")
             return false
         }
 

@@ -63,6 +63,20 @@ extension LiveRunner {
         return .object(f)
     }
 
+    /// One `--frame-times` line: the frame's start (s), the interval since
+    /// the previous frame's start, its total time and split (ms, the total
+    /// includes `gpuWait`, the wait for the GPU to finish the frame before
+    /// last), its steps.
+    func frameTimesLine(_ tick: FrameTick, _ t: FrameStats.FrameTiming, steps: Int, gpuWait: Double) -> String {
+        let r = JSONNode.rounded
+        let interval = previousFrameTime.map { JSONNode.rounded((tick.time - $0) * 1000, 3) } ?? .null
+        previousFrameTime = tick.time
+        return JSONNode.object([
+            ("t", r(tick.time, 6)), ("intervalMs", interval), ("ms", r(t.total, 3)), ("sim", r(t.sim, 3)),
+            ("render", r(t.render, 3)), ("present", r(t.present, 3)), ("gpuWait", r(gpuWait, 3)), ("steps", .int(steps)),
+        ]).text
+    }
+
     /// One `--stats` line: frame rate and split, bands, audio, recording, governor.
     func statsLine(elapsed: Double, frames: Int, features: AudioFeatures) -> String {
         let m = stats.meanSplit

@@ -1,6 +1,7 @@
 import AudioReactive
 import Engine
 import Foundation
+import GLEngine
 import LiveCore
 
 /// The live window: the frame pipeline driven by the display's clock, with
@@ -29,6 +30,12 @@ final class LiveRunner {
     var remoteHost: RemoteHost?
     var remoteEditor: RemoteEditorLink?
     var statsWriter: LineWriter?
+    /// `--frame-times`: one line per frame.
+    var frameTimesWriter: LineWriter?
+    /// Start of the previous frame on the frame clock (seconds; nil before the first).
+    var previousFrameTime: Double?
+    /// At most two frames queued on the GPU (set once GL is up).
+    var framesInFlight: GLFrameFence?
     private var lastStatsSecond = 0
     private var lastStateSecond = -1
 
@@ -46,6 +53,7 @@ final class LiveRunner {
         guard open() else { return 1 }
         defer { stopRemote() }
         var clock = DisplayClock(quitAfter: options.quitAfter) { [unowned self] in !running }
+        clock.timerFPS = options.maxFPS ?? 60
         while let tick = clock.next() {
             frame(tick)
             clock.timerPacing = editorWindow.window.vsync == .timer
@@ -54,6 +62,7 @@ final class LiveRunner {
         liveSet.shutdown()
         startup.autosaver?.saveNow(currentSession())
         statsWriter?.flush()
+        frameTimesWriter?.flush()
         if let path = options.stateFile { writeState(path, sync: true) }
         return exitCode
     }
@@ -62,6 +71,10 @@ final class LiveRunner {
     /// presents it as its last output), then timing, status files and autosave.
     private func frame(_ tick: FrameTick) {
         let t0 = ContinuousClock.now
+        // Waiting for the GPU here, inside the frame's time, keeps the
+        // governor seeing GPU-bound frames and the picture close to the audio.
+        let gpuWait = framesInFlight?.waitForRoom() ?? 0
+        let tw = ContinuousClock.now
         let window = editorWindow.window
         let input = SDLEvents.poll(forward: ImGuiLayer.process)
         if input.quit || input.closedWindows.contains(window.windowID) { running = false }
@@ -91,18 +104,20 @@ final class LiveRunner {
         pipeline.render(frameInput, params: effective)
         let t2 = ContinuousClock.now
         editorWindow.drawPanels = { [unowned self] in panels.draw(model: model, status: panelStatus(), audio: audioShell, liveSet: liveSet) }
-        pipeline.deliver(tick: tick)
+        let delivered = pipeline.deliver(tick: tick)
+        framesInFlight?.frameSubmitted()
         let t3 = ContinuousClock.now
         dispatcher.apply(editorWindow.panelActions)
         hostLink?.publish(model: model)
 
         var timing = FrameStats.FrameTiming()
-        timing.sim = (t1 - t0).milliseconds
+        timing.sim = (t1 - tw).milliseconds
         timing.render = (t2 - t1).milliseconds
         timing.present = editorWindow.timing.present
         timing.ui = editorWindow.timing.ui
         timing.total = (t3 - t0).milliseconds
         stats.add(timing)
+        frameTimesWriter?.append(frameTimesLine(tick, timing, steps: delivered.steps, gpuWait: gpuWait))
         pipeline.governor.update(frameMs: timing.total, workMs: timing.total - editorWindow.timing.swap, now: tick.time)
 
         let second = Int(tick.time)
