@@ -7,6 +7,8 @@ struct LiveOptions: Sendable {
     var source: String?
     var noAudio = false
     var demo = false
+    /// `--play FILE`: loop this audio file through the live analysis instead of capturing.
+    var play: String?
     var fullscreen = false
     var display: Int?
     var outputDisplay: Int?
@@ -59,6 +61,8 @@ struct LiveOptions: Sendable {
       --source NAME         capture from this PulseAudio source (default: the server's default)
       --no-audio            no capture; modulation stays at rest
       --demo                play the built-in demo groove instead of capturing (labelled DEMO)
+      --play FILE           play an audio file (WAV/FLAC/OGG, up to 20 min) in a loop, in real time,
+                            through the live analysis instead of capturing (no sound server needed)
       --config FILE         audio config to start with (JSON file, or the name of a shipped config;
                             see docs/audio-config.md); it reloads live when the file is saved
       --audio-panel         open the audio panel (meters, routes, configs, source) at start; A toggles it
@@ -109,6 +113,7 @@ struct LiveOptions: Sendable {
         o.source = try r.string("--source")
         o.noAudio = r.flag("--no-audio")
         o.demo = r.flag("--demo")
+        o.play = try r.string("--play")
         o.fullscreen = r.flag("--fullscreen")
         o.display = try r.int("--display", in: 0...64)
         o.outputDisplay = try r.int("--output-display", in: 0...64)
@@ -141,6 +146,9 @@ struct LiveOptions: Sendable {
         try r.finish()
         if o.noAudio && o.demo { throw UsageError("--no-audio and --demo cannot be combined") }
         if o.noAudio && o.source != nil { throw UsageError("--no-audio and --source cannot be combined") }
+        if o.play != nil && (o.noAudio || o.demo || o.source != nil) {
+            throw UsageError("--play cannot be combined with --no-audio, --demo or --source")
+        }
         return o
     }
 }
