@@ -1,5 +1,6 @@
 import AudioReactive
 import Dispatch
+import Foundation
 import LiveCore
 import Storage
 
@@ -8,7 +9,8 @@ import Storage
 extension ControlShell {
     /// One frame's latency measurements: the newest hop's age when the frame
     /// drained the features, and drain → present (after the swap).
-    func measure(audio: AudioLink, drainedAt drained: UInt64, presented: UInt64) {
+    func measure(audio: AudioLink, drainedAt drained: UInt64, presented: UInt64, onset: Bool) {
+        if onset { onsetPresents.append(Date().timeIntervalSince1970) }
         desk.latency.capture = audio.captureStatus?.latency
         let wait = audio.newestHopAge(at: drained)
         desk.latency.add(queueWait: wait, drainToPresent: presented >= drained ? Double(presented - drained) / 1e9 : 0)
@@ -24,10 +26,17 @@ extension ControlShell {
         return MidiPanel.Status(midi: midiStatus, inputs: midi?.connected.inputs ?? [], osc: oscLine, tempo: tempo, latency: desk.latency)
     }
 
-    /// The latency parts in milliseconds and their sum.
-    func latencyNode() -> JSONNode {
+    /// The latency parts in milliseconds and their sum, and the wall-clock
+    /// times (Unix seconds) of the presents of frames that carried an onset
+    /// since the last call (for scripts/latency-measure).
+    func latencyNode(takingOnsets: Bool = false) -> JSONNode {
         let l = desk.latency, r = JSONNode.rounded
-        return .object([("captureMs", l.capture.map { r($0 * 1000, 2) } ?? .null), ("analysisMs", r(l.analysis * 1000, 2)),
+        var presents: [JSONNode] = []
+        if takingOnsets {
+            presents = onsetPresents.map { r($0, 4) }
+            onsetPresents.removeAll()
+        }
+        return .object([("onsetPresents", .array(presents)),("captureMs", l.capture.map { r($0 * 1000, 2) } ?? .null), ("analysisMs", r(l.analysis * 1000, 2)),
                         ("frameMs", r(l.frame * 1000, 2)), ("offsetMs", r(l.offset * 1000, 1)), ("totalMs", r(l.total * 1000, 2))])
     }
 

@@ -83,7 +83,7 @@ extension LiveRunner {
             ("bands", .object(bands)), ("onsets", .int(audio.onsetsSeen)), ("droppedAudio", .int(audio.droppedSamples)),
             ("audio", .string(audio.status.label)), ("source", model.audio.source.map(JSONNode.string) ?? .null),
             ("captureLatencyMs", audio.captureStatus?.latency.map { r($0 * 1000, 2) } ?? .null),
-            ("latency", control.latencyNode()), ("tempo", control.tempoNode(tempo)),
+            ("latency", control.latencyNode(takingOnsets: true)), ("tempo", control.tempoNode(tempo)),
             ("preset", model.currentPreset.map { .string($0.id) } ?? .null),
             ("uiVisible", .bool(model.uiVisible)),
             ("recording", recordingStats(liveSet.recorder.status)),

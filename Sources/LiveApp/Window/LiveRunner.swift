@@ -111,7 +111,7 @@ final class LiveRunner {
         dispatcher.apply(editorWindow.panelActions)
         hostLink?.publish(model: model)
         control.endFrame(model: model, features: heard, time: tick.time)
-        control.measure(audio: audio, drainedAt: drained, presented: DispatchTime.now().uptimeNanoseconds)
+        control.measure(audio: audio, drainedAt: drained, presented: DispatchTime.now().uptimeNanoseconds, onset: features.onset)
         audioShell.latencySummary = control.desk.latency.summary
 
         var timing = FrameStats.FrameTiming()
