@@ -18,6 +18,8 @@ public struct BeatFeatures: Sendable, Hashable {
     public var barPulse: Float = 0
     /// Beats since the last downbeat, 0…3.
     public var beatInBar = 0
+    /// The tempo is held (a lock, or a tempo set from outside).
+    public var held = false
 
     public init() {}
 }
@@ -32,6 +34,8 @@ public enum BeatCommand: Sendable, Hashable {
     case lock(Bool)
     /// The next beat is a downbeat.
     case resetBar
+    /// Sets the tempo in BPM from outside (OSC) and holds it like a lock.
+    case setTempo(Float)
 }
 
 /// A causal beat tracker on a broadband onset-detection function (one value
@@ -148,6 +152,7 @@ public struct BeatTracker: Sendable {
             f.tempo = Float(60 / (period * hopSeconds))
         }
         if !music { f.confidence *= pulseDecay }
+        f.held = locked
         features = f
         return f
     }
@@ -160,6 +165,11 @@ public struct BeatTracker: Sendable {
         case .half: setPeriod(period * 2, moving: true)
         case .lock(let on): locked = on && period > 0
         case .resetBar: features.beatInBar = 3
+        case .setTempo(let bpm):
+            guard bpm.isFinite, bpm > 0 else { return }
+            setPeriod(60 / (Double(bpm) * hopSeconds), moving: true)
+            locked = period > 0
+            features.confidence = max(features.confidence, 0.5)
         }
     }
 

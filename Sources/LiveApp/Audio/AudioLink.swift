@@ -204,6 +204,12 @@ final class AudioLink {
         }
     }
 
+    /// Seconds since the newest hop of the driving analysis was queued (nil before any).
+    func newestHopAge(at uptime: UInt64) -> Double? {
+        guard let t = (demo ?? capture)?.newestHopUptime, t > 0, uptime >= t else { return nil }
+        return Double(uptime - t) / 1e9
+    }
+
     /// Capture health for stats and the audio panel.
     var captureStatus: CaptureStatus? { capture?.captureStatus }
 

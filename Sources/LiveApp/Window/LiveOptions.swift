@@ -40,6 +40,11 @@ struct LiveOptions: Sendable {
     /// Save the window (with panels) as PNG at `screenshotAt` seconds.
     var screenshot: String?
     var screenshotAt = 3.0
+    /// Live control: OSC in on this UDP port, the feature stream out to HOST:PORT, MIDI off, the MIDI panel at start.
+    var oscIn: Int?
+    var oscOut: String?
+    var noMIDI = false
+    var midiPanel = false
     /// Remote control: listen for a remote editor here (`--listen`).
     var listen: HostPort?
     /// The token remotes must send (`--token`; made up when listening beyond loopback).
@@ -97,6 +102,12 @@ struct LiveOptions: Sendable {
       --token T             the secret remotes must send (made up and printed when ADDR is
                             not loopback); traffic is not encrypted
       --on-disconnect M     cycle (default): resume cycling presets when the remote leaves; hold
+      --osc-in PORT         take OSC messages on this UDP port, every interface (docs/live-control.md);
+                            0 = any free port (the state file names it); the session remembers it
+      --osc-out HOST:PORT   send the audio features to HOST:PORT as OSC, one bundle per frame
+      --no-midi             do not open MIDI ports (by default: the ALSA sequencer, else a running JACK
+                            server; ports named "Physarum Live"; bindings in ~/.config/physarum/midi-bindings.json)
+      --midi-panel          open the MIDI panel (bindings, learn, tempo sync, latency) at start
       --max-agents N        most agents a remote may set (default: one million per core); more is
                             capped with a notice
 
@@ -142,6 +153,10 @@ struct LiveOptions: Sendable {
         o.screenshotAt = try r.double("--screenshot-at", in: 0...3600) ?? 3
         (o.listen, o.token, o.onDisconnect) = try HostOptions.parseRemote(&r)
         o.maxAgents = try r.int("--max-agents", in: 1_000...8_000_000)
+        o.oscIn = try r.int("--osc-in", in: 0...65535)
+        if let t = try r.string("--osc-out") { o.oscOut = try HostPort.parse(t, option: "--osc-out", requireHost: true).description }
+        o.noMIDI = r.flag("--no-midi")
+        o.midiPanel = r.flag("--midi-panel")
         if let p = r.positionals().first { throw UsageError("unknown subcommand '\(p)' (see `physarum --help`)") }
         try r.finish()
         if o.noAudio && o.demo { throw UsageError("--no-audio and --demo cannot be combined") }

@@ -24,7 +24,8 @@ extension LiveRunner {
             remote: remoteEditor.map { ($0.statusLine, $0.synced) },
             displayCount: SDLWindow.displayCount,
             display: (Float(window.size.width), Float(window.size.height)),
-            time: clockSeconds)
+            time: clockSeconds,
+            control: control.panelStatus(tempo: tempo))
     }
 
     /// The session as it is now (window placement, look, locks, audio).
@@ -48,6 +49,10 @@ extension LiveRunner {
         s.pinnedOnly = model.live.cycle.pinnedOnly
         s.libraryPanel = model.live.libraryPanelVisible
         s.audioPanel = model.audio.panelVisible
+        s.osc = model.control.osc
+        s.sync = model.control.sync
+        s.visualOffsetMs = model.control.visualOffsetMs
+        s.midiPanel = model.control.panelVisible
         return s
     }
 
@@ -92,6 +97,7 @@ extension LiveRunner {
             ("bands", .object(bands)), ("onsets", .int(audio.onsetsSeen)), ("droppedAudio", .int(audio.droppedSamples)),
             ("audio", .string(audio.status.label)), ("source", model.audio.source.map(JSONNode.string) ?? .null),
             ("captureLatencyMs", audio.captureStatus?.latency.map { r($0 * 1000, 2) } ?? .null),
+            ("latency", control.latencyNode(takingOnsets: true)), ("tempo", control.tempoNode(tempo)),
             ("preset", model.currentPreset.map { .string($0.id) } ?? .null),
             ("uiVisible", .bool(model.uiVisible)),
             ("recording", recordingStats(liveSet.recorder.status)),
@@ -178,6 +184,7 @@ extension LiveRunner {
         extra.append(("audio", audioState()))
         extra.append(("notices", noticesState()))
         extra.append(("controls", controlsState()))
+        extra.append(("liveControl", control.stateNode(model: model, tempo: tempo)))
         StateDumpWriter.shared.write(StateDump.text(state, extra: extra), to: path, sync: sync)
     }
 }

@@ -36,6 +36,13 @@ final class LiveRunner {
     var previousFrameTime: Double?
     /// At most two frames queued on the GPU (set once GL is up).
     var framesInFlight: GLFrameFence?
+    /// MIDI, OSC, tempo sync, visual offset, latency (LiveApp/Control).
+    var control: ControlShell!
+    /// The instant the MIDI thread's times count from, and how far the frame clock started after it.
+    let controlOrigin = ContinuousClock.now
+    private var clockShift = 0.0
+    /// This frame's tempo (MIDI clock or the beat tracker).
+    var tempo = TempoReading()
     private var lastStatsSecond = 0
     private var lastStateSecond = -1
 
@@ -54,11 +61,13 @@ final class LiveRunner {
         defer { stopRemote() }
         var clock = DisplayClock(quitAfter: options.quitAfter) { [unowned self] in !running }
         clock.timerFPS = options.maxFPS ?? 60
+        clockShift = (clock.origin - controlOrigin) / .seconds(1)
         while let tick = clock.next() {
             frame(tick)
             clock.timerPacing = editorWindow.window.vsync == .timer
         }
         audioShell.shutdown()
+        control.shutdown()
         liveSet.shutdown()
         startup.autosaver?.saveNow(currentSession())
         statsWriter?.flush()
@@ -89,11 +98,17 @@ final class LiveRunner {
             if reseed { dispatcher.reseed() }
             for m in messages { printError("physarum: \(m)") }
         }
-        // Auto-cycle and blackout: a preset switch happens at the black point of a fade.
-        dispatcher.apply(liveSet.tick(dt: tick.dt, model: model))
+        // Live controls: OSC actions (decoded on the OSC thread), MIDI through the bindings.
+        dispatcher.apply(control.inputActions(model: { self.dispatcher.model }, clockShift: clockShift))
+        // Audio → tempo (MIDI clock or beat tracker) → modulation → simulation → render → outputs.
+        let heard = audio.frameFeatures()
+        let drained = DispatchTime.now().uptimeNanoseconds
+        let features: AudioFeatures
+        (tempo, features) = control.beginFrame(time: tick.time, features: heard, offsetMs: model.control.visualOffsetMs)
+        for a in control.dueActions() { dispatcher.applyNow(a) }
+        // Auto-cycle and blackout: a preset switch happens at the black point of a fade (on the downbeat when synced).
+        dispatcher.apply(liveSet.tick(dt: tick.dt, model: model, tempo: tempo))
         hostLink?.completePush(fadePending: liveSet.cycle.requested != nil, model: { self.dispatcher.model }, apply: dispatcher.apply)
-        // Audio → modulation → simulation → render → outputs.
-        let features = audio.frameFeatures()
         for n in audio.takeNotices() { dispatcher.apply(.notice(n, .warning)) }
         dispatcher.apply(audioShell.drainActions())
         pipeline.modulator.advanceFade(toward: audio.isDriving ? 1 : 0, elapsed: tick.dt, duration: 1)
@@ -109,6 +124,9 @@ final class LiveRunner {
         let t3 = ContinuousClock.now
         dispatcher.apply(editorWindow.panelActions)
         hostLink?.publish(model: model)
+        control.endFrame(model: model, features: heard, time: tick.time)
+        control.measure(audio: audio, drainedAt: drained, presented: DispatchTime.now().uptimeNanoseconds, onset: features.onset)
+        audioShell.latencySummary = control.desk.latency.summary
 
         var timing = FrameStats.FrameTiming()
         timing.sim = (t1 - tw).milliseconds

@@ -61,6 +61,8 @@ public enum AppAction: Equatable, Sendable {
     case live(LiveAction)
     /// An audio panel action: controls, routes, saved configs, capture source (AppModel+Audio.swift).
     case audio(AudioAction)
+    /// Live controls: MIDI bindings and learn, OSC, tempo sync, visual offset (AppModel+Control.swift).
+    case control(ControlAction)
 }
 
 /// Work the app shell must do after an action (the model itself does no I/O).
@@ -79,4 +81,6 @@ public enum AppEffect: Equatable, Sendable {
     case capture(CaptureRequest)
     /// Audio work for the shell: configure analysis and modulator, config files, sources.
     case audio(AudioEffect)
+    /// Bindings file and OSC endpoint work.
+    case control(ControlEffect)
 }

@@ -115,6 +115,8 @@ public struct DisplayClock: FrameClock {
 
     /// Seconds since the clock started.
     public var elapsed: Double { ScheduleClock.seconds(clock.now - start) }
+    /// The instant of time 0 (to put other threads' timestamps on this clock).
+    public var origin: ContinuousClock.Instant { start }
 
     public mutating func next() -> FrameTick? {
         if index > 0, timerPacing {
