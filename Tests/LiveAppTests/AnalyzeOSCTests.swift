@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `physarum analyze --osc`: the feature stream received by liblo's real
 /// `oscdump`, frame by frame, against `analyze --json` on the same audio.

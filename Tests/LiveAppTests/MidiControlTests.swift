@@ -3,6 +3,7 @@ import Engine
 import LiveCore
 import Testing
 @testable import LiveApp
+import TestSupport
 
 /// MIDI through a real JACK server (dummy backend: CI has no ALSA
 /// sequencer, /dev/snd/seq) and the real window under Xvfb. The virtual

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// OSC through the real window under Xvfb: liblo's `oscsend` drives every
 /// documented address on loopback and the effect shows in `--state-file`; a

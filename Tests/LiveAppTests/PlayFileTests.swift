@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `--play FILE`: a recording looped through the live analysis drives the
 /// window with no sound server; a file that cannot be played is named in one

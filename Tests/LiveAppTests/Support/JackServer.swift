@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// A private JACK server with the dummy backend (Debian jackd2; no sound
