@@ -90,7 +90,6 @@ extension GLBackend {
         }
         if chaos { for i in 0..<512 { table[384 + i] = chaosRot[i] } }
         table.withUnsafeBytes { tables.write($0.baseAddress!, offset: 0, count: $0.count) }
-        zero(counts)
 
         let prog = shaders.use("agents")
         agents.bind(0); phases.bind(1); counts.bind(2); tables.bind(3)

@@ -158,6 +158,7 @@ public final class GLBackend: EngineBackend {
         for _ in 0..<max(0, count) {
             reconcile(p)
             params = p
+            timer.time("clear") { zero(counts) }
             timer.time("agents") { moveAgents(p) }
             timer.time("diffuse") { diffuse(p) }
             stepIndex += 1
@@ -190,6 +191,14 @@ public final class GLBackend: EngineBackend {
     }
 
     public var passTimes: [PassTime] { timer.read().map { PassTime(name: $0.0, ms: $0.1) } }
+
+    /// Runs `body` (GL work outside the engine, e.g. the present) as pass `name` of `passTimes`.
+    public func timePass(_ name: String, _ body: () -> Void) { timer.time(name, body) }
+
+    /// GPU milliseconds from the start of the first timed pass to the end of
+    /// the last since the steps began (waits for the GPU); minus the passes'
+    /// sum, the time the GPU waited for the CPU. Nil when nothing was timed.
+    public var passSpanMs: Double? { timer.span() }
 
     /// Waits until the GPU has finished every command so far (glFinish).
     public func finish() { glFinish() }

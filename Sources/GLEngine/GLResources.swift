@@ -148,6 +148,15 @@ final class GLPassTimer {
         return order.map { ($0, sums[$0]!) }
     }
 
+    /// Milliseconds from the first mark's start to the last mark's end (waits for the GPU).
+    func span() -> Double? {
+        guard let first = marks.first, let last = marks.last else { return nil }
+        var t0: GLuint64 = 0, t1: GLuint64 = 0
+        glGetQueryObjectui64v(first.begin, GLenum(GL_QUERY_RESULT), &t0)
+        glGetQueryObjectui64v(last.end, GLenum(GL_QUERY_RESULT), &t1)
+        return Double(t1 &- t0) / 1e6
+    }
+
     /// Forgets the marks (queries are reused).
     func reset() {
         marks.removeAll(keepingCapacity: true)
