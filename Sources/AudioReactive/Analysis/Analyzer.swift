@@ -46,7 +46,6 @@ public final class Analyzer {
     private var lowHopsLeft = 0
     private var support: [Float] = Array(repeating: 0, count: AudioSourceID.count)
     private var fusion: OnsetFusion
-    private var upperPower: Float = 0
 
     /// Flux compares each group with its loudest value (max-filtered across
     /// the neighbouring groups) in the frames `fluxLag` … `fluxLag +
@@ -184,6 +183,7 @@ public final class Analyzer {
         sampleCount += Int64(count)
         let quiet = Float(Double(historyLength) / layout.sampleRate)
         for s in 0..<onsets.count { onsets[s].suppress(seconds: quiet) }
+        fusion.suppress(seconds: quiet)
     }
 
     private func runHop() -> AudioFeatures {
@@ -192,8 +192,7 @@ public final class Analyzer {
             let n = layout.windows[w]
             plans[w].powerSpectrum(samples: history + (writePos + len - n), window: windows[w], power: powers[w])
         }
-        var tonalPower: Float = 0, totalPower: Float = 0
-        upperPower = 0
+        var tonalPower: Float = 0, totalPower: Float = 0, upperPower: Float = 0
         for s in 0..<AudioSourceID.count {
             let b = map.levelBins[s]
             let p = powers[b.window]

@@ -98,6 +98,12 @@ struct OnsetFusion {
         }
     }
 
+    /// Blocks the level path for `seconds` (after a gap in the input, whose
+    /// discontinuity would look like a rise).
+    mutating func suppress(seconds: Float) {
+        level.suppress(seconds: seconds)
+    }
+
     /// What `full` is triggered by on this hop (nil: nothing): clear band
     /// onsets, weak ones whose evidence arrived, and the level path.
     /// `support`: `full`'s broadband support on this hop; `gateOpen`: its gate.
