@@ -50,14 +50,15 @@ import Testing
         defer { app.stop() }
         var live: [String: Any]? { readJSON(state)?["liveControl"] as? [String: Any] }
         var midi: [String: Any]? { live?["midi"] as? [String: Any] }
-        func param(_ id: String) -> Double { (readJSON(state)?["params"] as? [String: Any])?[id] as? Double ?? .nan }
+        func param(_ id: String) -> Double { ((readJSON(state)?["params"] as? [String: Any])?[id] as? NSNumber)?.doubleValue ?? .nan }
         #expect(poll(seconds: 90) { (midi?["status"] as? String)?.contains("JACK") == true }, "MIDI on JACK: \(app.stderr)")
         let port = try #require((live?["osc"] as? [String: Any])?["inPort"] as? Int)
 
         // The controller appears after the start: the app connects to it within its scan.
         let pad = try Controller("Test Controller")
         #expect(poll(seconds: 30) { (midi?["inputs"] as? [String])?.contains("Test Controller:out") == true }, "picked up: \(String(describing: midi))")
-        #expect(poll(seconds: 30) { (midi?["outputs"] as? [String])?.contains("Test Controller:in") == true })
+        #expect(poll(seconds: 30) { (midi?["outputs"] as? [String])?.contains { $0.hasPrefix("Test Controller") && $0.hasSuffix(":in") } == true },
+                "feedback goes to the controller's input (its own JACK client): \(String(describing: midi))")
 
         // Learn: arm on the vignette, move a knob.
         let start = param("effects.vignette")
@@ -126,7 +127,7 @@ import Testing
         #expect((midiNotices.first?["text"] as? String)?.contains("no JACK server") == true)
         #expect(app.stderr.components(separatedBy: "MIDI off").count == 2, "one line on stderr: \(app.stderr)")
         try OSCTools.send(port: try #require(port), "/physarum/param/effects.vignette", "f", "0.6")
-        #expect(poll(seconds: 30) { abs(((readJSON(state)?["params"] as? [String: Any])?["effects.vignette"] as? Double ?? 0) - 0.6) < 1e-6 },
+        #expect(poll(seconds: 30) { abs((((readJSON(state)?["params"] as? [String: Any])?["effects.vignette"] as? NSNumber)?.doubleValue ?? 0) - 0.6) < 1e-6 },
                 "everything else works")
         app.signal(SIGTERM)
         #expect(app.wait(seconds: 30) == 0)
