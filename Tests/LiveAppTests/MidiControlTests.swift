@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Engine
 import LiveCore
 import Testing
@@ -94,6 +95,25 @@ import Testing
         try OSCTools.send(port: port, "/physarum/param/effects.vignette", "f", "0.25")
         var fed: [MidiMessage] = []
         #expect(poll(seconds: 30) { fed += pad.received(); return fed.contains(Self.cc(7, 32)) }, "feedback: \(fed)")
+        // MIDI clock from the controller (Start, then 24 pulses a beat at 128 BPM from a generator
+        // thread) becomes the tempo source; the state shows it while the clock runs.
+        let clockRunning = Atomic<Bool>(true)
+        let clockOut = pad.out
+        let generator = Thread {
+            clockOut.send(MidiMessage.start.bytes)
+            while clockRunning.load(ordering: .relaxed) {
+                clockOut.send(MidiMessage.clock.bytes)
+                Thread.sleep(forTimeInterval: 60.0 / 128 / 24)  // the clock's own pace, not a wait for the app
+            }
+        }
+        generator.start()
+        var tempo: [String: Any]?
+        #expect(poll(seconds: 30) {
+            tempo = live?["tempo"] as? [String: Any]
+            return tempo?["source"] as? String == "midiClock"
+        }, "MIDI clock is the tempo source: \(String(describing: tempo))")
+        clockRunning.store(false, ordering: .relaxed)
+        print("MIDI clock through JACK: \(String(describing: tempo))")
         // A second controller plugged in later is picked up too.
         let second = try Controller("Second Controller")
         #expect(poll(seconds: 30) { (midi?["inputs"] as? [String])?.contains("Second Controller:out") == true })
