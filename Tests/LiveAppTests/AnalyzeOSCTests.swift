@@ -33,7 +33,7 @@ import TestSupport
         try #require(ref.status == 0, "\(ref.stderr)")
         let onsetTimes: [Double] = ref.stdout.split(separator: "\n").compactMap { line in
             guard let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], o["onset"] as? Bool == true else { return nil }
-            return o["t"] as? Double
+            return (o["t"] as? NSNumber)?.doubleValue
         }
         try #require(onsetTimes.count >= 4, "the drum pattern has hits")
         // The receiver: oscdump on a free port, up once it shows a probe.
@@ -47,7 +47,10 @@ import TestSupport
         receiver.standardOutput = out
         receiver.standardError = FileHandle.nullDevice
         try receiver.run()
-        defer { if receiver.isRunning { receiver.terminate(); receiver.waitUntilExit() } }
+        defer {
+            // oscdump does not end on SIGTERM while it waits for a packet.
+            if receiver.isRunning { kill(receiver.processIdentifier, SIGKILL); receiver.waitUntilExit() }
+        }
         #expect(poll(seconds: 30) {
             try? OSCTools.send(port: port, "/probe")
             return (try? String(contentsOf: dump, encoding: .utf8))?.contains("/probe") == true

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Engine
 import LiveCore
 import Testing
@@ -51,14 +52,15 @@ import TestSupport
         defer { app.stop() }
         var live: [String: Any]? { readJSON(state)?["liveControl"] as? [String: Any] }
         var midi: [String: Any]? { live?["midi"] as? [String: Any] }
-        func param(_ id: String) -> Double { (readJSON(state)?["params"] as? [String: Any])?[id] as? Double ?? .nan }
+        func param(_ id: String) -> Double { ((readJSON(state)?["params"] as? [String: Any])?[id] as? NSNumber)?.doubleValue ?? .nan }
         #expect(poll(seconds: 90) { (midi?["status"] as? String)?.contains("JACK") == true }, "MIDI on JACK: \(app.stderr)")
         let port = try #require((live?["osc"] as? [String: Any])?["inPort"] as? Int)
 
         // The controller appears after the start: the app connects to it within its scan.
         let pad = try Controller("Test Controller")
         #expect(poll(seconds: 30) { (midi?["inputs"] as? [String])?.contains("Test Controller:out") == true }, "picked up: \(String(describing: midi))")
-        #expect(poll(seconds: 30) { (midi?["outputs"] as? [String])?.contains("Test Controller:in") == true })
+        #expect(poll(seconds: 30) { (midi?["outputs"] as? [String])?.contains { $0.hasPrefix("Test Controller") && $0.hasSuffix(":in") } == true },
+                "feedback goes to the controller's input (its own JACK client): \(String(describing: midi))")
 
         // Learn: arm on the vignette, move a knob.
         let start = param("effects.vignette")
@@ -94,6 +96,25 @@ import TestSupport
         try OSCTools.send(port: port, "/physarum/param/effects.vignette", "f", "0.25")
         var fed: [MidiMessage] = []
         #expect(poll(seconds: 30) { fed += pad.received(); return fed.contains(Self.cc(7, 32)) }, "feedback: \(fed)")
+        // MIDI clock from the controller (Start, then 24 pulses a beat at 128 BPM from a generator
+        // thread) becomes the tempo source; the state shows it while the clock runs.
+        let clockRunning = Atomic<Bool>(true)
+        let clockOut = pad.out
+        let generator = Thread {
+            clockOut.send(MidiMessage.start.bytes)
+            while clockRunning.load(ordering: .relaxed) {
+                clockOut.send(MidiMessage.clock.bytes)
+                Thread.sleep(forTimeInterval: 60.0 / 128 / 24)  // the clock's own pace, not a wait for the app
+            }
+        }
+        generator.start()
+        var tempo: [String: Any]?
+        #expect(poll(seconds: 30) {
+            tempo = live?["tempo"] as? [String: Any]
+            return tempo?["source"] as? String == "midiClock"
+        }, "MIDI clock is the tempo source: \(String(describing: tempo))")
+        clockRunning.store(false, ordering: .relaxed)
+        print("MIDI clock through JACK: \(String(describing: tempo))")
         // A second controller plugged in later is picked up too.
         let second = try Controller("Second Controller")
         #expect(poll(seconds: 30) { (midi?["inputs"] as? [String])?.contains("Second Controller:out") == true })
@@ -127,7 +148,7 @@ import TestSupport
         #expect((midiNotices.first?["text"] as? String)?.contains("no JACK server") == true)
         #expect(app.stderr.components(separatedBy: "MIDI off").count == 2, "one line on stderr: \(app.stderr)")
         try OSCTools.send(port: try #require(port), "/physarum/param/effects.vignette", "f", "0.6")
-        #expect(poll(seconds: 30) { abs(((readJSON(state)?["params"] as? [String: Any])?["effects.vignette"] as? Double ?? 0) - 0.6) < 1e-6 },
+        #expect(poll(seconds: 30) { abs((((readJSON(state)?["params"] as? [String: Any])?["effects.vignette"] as? NSNumber)?.doubleValue ?? 0) - 0.6) < 1e-6 },
                 "everything else works")
         app.signal(SIGTERM)
         #expect(app.wait(seconds: 30) == 0)

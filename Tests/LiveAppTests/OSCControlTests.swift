@@ -15,7 +15,7 @@ import TestSupport
         var live: [String: Any]? { json?["liveControl"] as? [String: Any] }
         var osc: [String: Any]? { live?["osc"] as? [String: Any] }
         func oscCount(_ key: String) -> Int { osc?[key] as? Int ?? -1 }
-        func param(_ id: String) -> Double? { (json?["params"] as? [String: Any])?[id] as? Double }
+        func param(_ id: String) -> Double? { ((json?["params"] as? [String: Any])?[id] as? NSNumber)?.doubleValue }
     }
 
     /// A window listening for OSC on `port` (0: any), with the fixture's presets.
@@ -63,14 +63,14 @@ import TestSupport
         expectSoon("cycling on") { w.json?["playlist"] as? Bool == true }
         try OSCTools.send(port: w.port, "/physarum/cycle", "i", "0")
         expectSoon("cycling off") { w.json?["playlist"] as? Bool == false }
-        let depths = try #require(w.live?["routeDepths"] as? [Double])
+        let depths = try #require(w.live?["routeDepths"] as? [NSNumber])
         try #require(!depths.isEmpty, "the default audio config has routes")
         try OSCTools.send(port: w.port, "/physarum/route/1/depth", "f", "1.25")
-        expectSoon("route 1 depth") { (w.live?["routeDepths"] as? [Double])?.first == 1.25 }
+        expectSoon("route 1 depth") { ((w.live?["routeDepths"] as? [NSNumber])?.first?.doubleValue == 1.25) }
         try OSCTools.send(port: w.port, "/physarum/tempo", "f", "128")
         expectSoon("tempo from OSC, held by the beat tracker") {
             let t = w.live?["tempo"] as? [String: Any]
-            return t?["source"] as? String == "tracker" && abs((t?["bpm"] as? Double ?? 0) - 128) < 1
+            return t?["source"] as? String == "tracker" && abs(((t?["bpm"] as? NSNumber)?.doubleValue ?? 0) - 128) < 1
         }
         let before = w.json?["params"] as? [String: Any]
         try OSCTools.send(port: w.port, "/physarum/mutate")

@@ -25,8 +25,7 @@ import Testing
         while let tick = frames.next() {
             var due: [TimedMidiMessage] = []
             while next < clock.count, clock[next].time <= tick.time { due.append(clock[next]); next += 1 }
-            let model = m
-            for a in desk.midi(due, model: { model }) { m.run(a) }
+            desk.midi(due, model: { m }, apply: { for a in $0 { m.run(a) } })
             let reading = desk.updateTempo(time: tick.time, features: features)
             r.reading.append(reading)
             let out = cycle.tick(dt: tick.dt, input: m.cycleInput(tempo: reading))

@@ -166,6 +166,7 @@ final class AudioLink {
             accumulator.add(f)
             if f.onset { onsetsSeen += 1 }
         }
+        lastFrameHops = accumulator.pendingHops
         // Drain the idle capture too, so its queue never backs up.
         if demo != nil { capture?.drainFeatures { _ in } }
         if case .waiting = status {
@@ -203,6 +204,10 @@ final class AudioLink {
             break
         }
     }
+
+    /// Hops the last `frameFeatures()` drained (a sound waited for the frame
+    /// anywhere from the newest hop to the oldest of them).
+    private(set) var lastFrameHops = 0
 
     /// Seconds since the newest hop of the driving analysis was queued (nil before any).
     func newestHopAge(at uptime: UInt64) -> Double? {

@@ -12,7 +12,9 @@ extension ControlShell {
     func measure(audio: AudioLink, drainedAt drained: UInt64, presented: UInt64, onset: Bool) {
         if onset { onsetPresents.append(Date().timeIntervalSince1970) }
         desk.latency.capture = audio.captureStatus?.latency
-        let wait = audio.newestHopAge(at: drained)
+        // A sound's hop waited for this frame between the newest hop's age and the oldest's: their mean.
+        let hop = AnalysisLayout.standard().hopSeconds
+        let wait = audio.newestHopAge(at: drained).map { $0 + Double(max(audio.lastFrameHops - 1, 0)) * hop / 2 }
         desk.latency.add(queueWait: wait, drainToPresent: presented >= drained ? Double(presented - drained) / 1e9 : 0)
     }
 

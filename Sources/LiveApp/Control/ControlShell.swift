@@ -6,7 +6,7 @@ import LiveCore
 /// the bindings file, and the `ControlDesk` (bindings, tempo, quantised
 /// actions, visual offset, latency). The frame calls, in order:
 ///
-///     apply(shell.inputActions(model:))          // OSC (decoded on its thread), MIDI through the bindings
+///     shell.applyInput(model:clockShift:apply:)   // OSC (decoded on its thread), MIDI through the bindings
 ///     shell.beginFrame(time:features:)           // tempo for this frame; the visual offset
 ///     applyNow(shell.dueActions())               // mutate/randomize whose beat has come
 ///     … the pipeline …
@@ -76,19 +76,17 @@ final class ControlShell {
         return out
     }
 
-    /// Input of this frame: OSC actions (already decoded) and MIDI through the bindings.
+    /// Input of this frame: OSC actions (already decoded), then MIDI through the bindings, message by message.
     /// `clockShift`: seconds to subtract from MIDI arrival times (the frame
     /// clock started after the MIDI thread's origin).
-    func inputActions(model: () -> AppModel, clockShift: Double) -> [AppAction] {
-        var out = notices
+    func applyInput(model: () -> AppModel, clockShift: Double, apply: ([AppAction]) -> Void) {
+        apply(notices + (osc?.drain() ?? []))
         notices.removeAll()
-        out += osc?.drain() ?? []
         if let midi {
             let messages = midi.drain().map { TimedMidiMessage($0.message, time: $0.time - clockShift) }
-            out += desk.midi(messages, model: model)
-            out += midi.takeNotices().map { .notice($0, .info) }
+            desk.midi(messages, model: model, apply: apply)
+            apply(midi.takeNotices().map { .notice($0, .info) })
         }
-        return out
     }
 
     /// The tempo for this frame and the features the modulation uses (behind by the visual offset).

@@ -41,24 +41,13 @@ final class MidiInPort: @unchecked Sendable {
         guard let p = rtmidi_in_create(system.api, client, 1024) else { throw MidiError(description: "rtmidi_in_create failed") }
         ptr = p
         name = portName ?? "\(client):\(virtualName)"
-        guard p.pointee.ok else { throw error("MIDI input") }
-        rtmidi_in_ignore_types(p, true, false, true)
-        if let portName {
-            guard let i = Self.portNames(p).firstIndex(of: portName) else { throw MidiError(description: "MIDI port '\(portName)' is gone") }
-            rtmidi_open_port(p, UInt32(i), "in")
-        } else {
-            rtmidi_open_virtual_port(p, virtualName)
-        }
-        guard p.pointee.ok else { throw error("MIDI input \(name)") }
+        if p.pointee.ok { rtmidi_in_ignore_types(p, true, false, true) }
+        try MidiPortOpening.open(p, portName: portName, virtualName: virtualName, what: "MIDI input", ownName: "in")
     }
 
     deinit {
         rtmidi_close_port(ptr)
         rtmidi_in_free(ptr)
-    }
-
-    private func error(_ what: String) -> MidiError {
-        MidiError(description: "\(what): \(ptr.pointee.msg.map { String(cString: $0) } ?? "rtmidi error")")
     }
 
     /// Names of the ports this system offers as inputs to us (sources).
@@ -84,6 +73,25 @@ final class MidiInPort: @unchecked Sendable {
     }
 }
 
+/// Opening an rtmidi device's port (shared by inputs and outputs).
+private enum MidiPortOpening {
+    /// Opens the port named `portName` (rtmidi_open_port) or a virtual port (rtmidi_open_virtual_port).
+    static func open(_ p: RtMidiPtr, portName: String?, virtualName: String, what: String, ownName: String) throws(MidiError) {
+        guard p.pointee.ok else { throw error(p, what) }
+        if let portName {
+            guard let i = MidiInPort.portNames(p).firstIndex(of: portName) else { throw MidiError(description: "MIDI port '\(portName)' is gone") }
+            rtmidi_open_port(p, UInt32(i), ownName)
+        } else {
+            rtmidi_open_virtual_port(p, virtualName)
+        }
+        guard p.pointee.ok else { throw error(p, "\(what) \(portName ?? virtualName)") }
+    }
+
+    static func error(_ p: RtMidiPtr, _ what: String) -> MidiError {
+        MidiError(description: "\(what): \(p.pointee.msg.map { String(cString: $0) } ?? "rtmidi error")")
+    }
+}
+
 /// One rtmidi output (rtmidi_out_create): a virtual port, or connected to
 /// one destination port. Owned by the MIDI thread.
 final class MidiOutPort: @unchecked Sendable {
@@ -94,23 +102,12 @@ final class MidiOutPort: @unchecked Sendable {
         guard let p = rtmidi_out_create(system.api, client) else { throw MidiError(description: "rtmidi_out_create failed") }
         ptr = p
         name = portName ?? "\(client):\(virtualName)"
-        guard p.pointee.ok else { throw error("MIDI output") }
-        if let portName {
-            guard let i = MidiInPort.portNames(p).firstIndex(of: portName) else { throw MidiError(description: "MIDI port '\(portName)' is gone") }
-            rtmidi_open_port(p, UInt32(i), "out")
-        } else {
-            rtmidi_open_virtual_port(p, virtualName)
-        }
-        guard p.pointee.ok else { throw error("MIDI output \(name)") }
+        try MidiPortOpening.open(p, portName: portName, virtualName: virtualName, what: "MIDI output", ownName: "out")
     }
 
     deinit {
         rtmidi_close_port(ptr)
         rtmidi_out_free(ptr)
-    }
-
-    private func error(_ what: String) -> MidiError {
-        MidiError(description: "\(what): \(ptr.pointee.msg.map { String(cString: $0) } ?? "rtmidi error")")
     }
 
     /// Names of the ports this system offers as outputs from us (destinations).

@@ -26,7 +26,11 @@ struct MidiPanel {
     mutating func draw(model: AppModel, status: Status, dispatch: (AppAction) -> Void) {
         guard model.control.panelVisible else { return }
         var open = true
-        ig_set_next_window_size(520, 560, UI.Cond.firstUseEver)
+        var dw: Float = 0, dh: Float = 0
+        ig_get_display_size(&dw, &dh)
+        // First use: centred under the menu bar, clear of the parameter editor (left) and audio panel (right).
+        ig_set_next_window_pos(0.5 * dw, ig_get_frame_height() + 8, UI.Cond.firstUseEver, 0.5, 0)
+        ig_set_next_window_size(min(520, max(300, dw - 40)), min(560, max(200, dh - 60)), UI.Cond.firstUseEver)
         defer { ig_end() }
         guard ig_begin("MIDI & live control", &open, 0) else {
             if !open { dispatch(.control(.togglePanel)) }

@@ -99,7 +99,7 @@ final class LiveRunner {
             for m in messages { printError("physarum: \(m)") }
         }
         // Live controls: OSC actions (decoded on the OSC thread), MIDI through the bindings.
-        dispatcher.apply(control.inputActions(model: { self.dispatcher.model }, clockShift: clockShift))
+        control.applyInput(model: { self.dispatcher.model }, clockShift: clockShift, apply: dispatcher.apply)
         // Audio → tempo (MIDI clock or beat tracker) → modulation → simulation → render → outputs.
         let heard = audio.frameFeatures()
         let drained = DispatchTime.now().uptimeNanoseconds

@@ -21,14 +21,19 @@ public final class ControlDesk {
     }
 
     /// This frame's MIDI input (in arrival order): clock and transport feed
-    /// the tempo, the rest the bindings. Returns the actions to apply.
-    public func midi(_ messages: [TimedMidiMessage], model: () -> AppModel) -> [AppAction] {
-        var out: [AppAction] = []
+    /// the tempo, the rest the bindings. Each message's actions are applied
+    /// (`apply`) before the next message is read, so a message sees what the
+    /// one before it did (a 14-bit pair's LSB after its MSB, a learn).
+    public func midi(_ messages: [TimedMidiMessage], model: () -> AppModel, apply: ([AppAction]) -> Void) {
         for m in messages {
             midiMessages += 1
-            if m.message.isClock { tempo.midiClock(m.message, at: m.time) } else { out += mapper.handle(m.message, model: model()) }
+            if m.message.isClock {
+                tempo.midiClock(m.message, at: m.time)
+            } else {
+                let actions = mapper.handle(m.message, model: model())
+                if !actions.isEmpty { apply(actions) }
+            }
         }
-        return out
     }
 
     /// The tempo for the frame at `time` (features: the tracker's latest).

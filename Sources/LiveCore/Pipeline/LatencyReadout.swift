@@ -6,7 +6,9 @@
 /// - `analysis`: the analysis decision delay — from a sound's first sample
 ///   to the hop whose features carry it (half the analysis window, where
 ///   the onset detector's spectrum has taken in half the hit, plus one hop),
-///   then the wait in the feature queue until a frame drains it (measured);
+///   then the wait in the feature queue until a frame drains it (measured:
+///   the mean age of the hops a frame drains — the newest hop's age plus
+///   half the span of the hops drained);
 /// - `frame`: from the frame draining the features to its present (the
 ///   swap; measured);
 /// - `offset`: the visual offset the user dialled in (delays the modulation).
