@@ -14,13 +14,7 @@ extension AudioConfig {
     /// values, route targets, limits and the format version are all checked,
     /// and every problem is reported with `file`, line:column and JSON path.
     public static func decode(data: Data, file: String? = nil) throws(JSONErrorList) -> LoadedAudioConfig {
-        let root: JSONNode
-        do {
-            root = try StrictJSON.parse(data: data, limit: maxFileSize)
-        } catch {
-            throw JSONErrorList([error.inFile(file)])
-        }
-        return try decode(root, file: file)
+        try decode(StrictJSON.document(data, limit: maxFileSize, file: file), file: file)
     }
 
     /// Reads a config from a file (at most `maxFileSize` bytes are read).

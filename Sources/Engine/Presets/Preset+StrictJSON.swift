@@ -46,12 +46,7 @@ extension Preset {
     /// problem found (syntax errors stop at the first).
     public static func parse(data: Data, id: String, file: String?) throws(JSONErrorList) -> Preset {
         let d = JSONDiagnostics(file: file)
-        let node: JSONNode
-        do {
-            node = try StrictJSON.parse(data: data, limit: maxFileBytes)
-        } catch {
-            throw JSONErrorList([error.inFile(file)])
-        }
+        let node = try StrictJSON.document(data, limit: maxFileBytes, file: file)
         guard let p = Preset(strict: node, id: id, diagnostics: d) else { throw JSONErrorList(d.errors) }
         return p
     }

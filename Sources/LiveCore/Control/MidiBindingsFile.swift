@@ -34,12 +34,7 @@ public enum MidiBindingsFile {
 
     /// Parses the file's text; throws the first problem as `FILE:LINE:COL: path: reason`.
     public static func decode(_ data: Data, file: String) throws -> [MidiBinding] {
-        let root: JSONNode
-        do {
-            root = try StrictJSON.parse(data: data, limit: 1 << 20)
-        } catch {
-            throw RuntimeFailure(error.inFile(file).description)
-        }
+        let root = try RuntimeFailure.document(data, limit: 1 << 20, file: file)
         let d = JSONDiagnostics(file: file)
         guard var r = d.object(root, at: .root) else { throw RuntimeFailure(d.errors.first?.description ?? "\(file): not an object") }
         if let f = r.int("format", required: true, in: 0...1000), f != formatVersion {

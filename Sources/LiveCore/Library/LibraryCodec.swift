@@ -48,12 +48,7 @@ public enum LibraryCodec {
     /// Decodes a library file; `file` names it in errors. Throws every problem found.
     public static func decode(_ data: Data, file: String) throws(JSONErrorList) -> Loaded {
         let d = JSONDiagnostics(file: file)
-        let root: JSONNode
-        do {
-            root = try StrictJSON.parse(data: data, limit: maxBytes)
-        } catch {
-            throw JSONErrorList([error.inFile(file)])
-        }
+        let root = try StrictJSON.document(data, limit: maxBytes, file: file)
         guard var r = d.object(root, at: .root) else { throw JSONErrorList(d.errors) }
         guard let format = r.int("format", required: true, in: 0...Int(Int32.max)) else { throw JSONErrorList(d.errors) }
         guard (1...LibraryDocument.formatVersion).contains(format) else {

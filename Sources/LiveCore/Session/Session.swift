@@ -74,12 +74,7 @@ public struct Session: Equatable, Sendable {
 
     /// Parses a session file strictly. Errors name the file, path and reason.
     public static func decode(_ data: Data, file: String) throws -> Session {
-        let root: JSONNode
-        do {
-            root = try StrictJSON.parse(data: data, limit: 4 << 20)
-        } catch {
-            throw RuntimeFailure(error.inFile(file).description)
-        }
+        let root = try RuntimeFailure.document(data, limit: 4 << 20, file: file)
         let d = JSONDiagnostics(file: file)
         var s = Session()
         guard var r = d.object(root, at: .root) else { throw RuntimeFailure(d.errors.first?.description ?? "\(file): not an object") }

@@ -26,6 +26,17 @@ public enum StrictJSON {
         return try p.parseDocument()
     }
 
+    /// Parses a whole file's bytes for a document reader: a syntax error (or
+    /// a size over `limit`) names `file` and comes as a one-error list, the
+    /// form the readers of presets, configs and the library throw.
+    public static func document(_ data: Data, limit: Int, file: String?) throws(JSONErrorList) -> JSONNode {
+        do {
+            return try parse(data: data, limit: limit)
+        } catch {
+            throw JSONErrorList([error.inFile(file)])
+        }
+    }
+
     /// Parses a string (convenience for tests and embedded documents).
     public static func parse(text: String, limit: Int = 1 << 20, maxDepth: Int = defaultMaxDepth) throws(JSONError) -> JSONNode {
         try parse(bytes: Array(text.utf8), limit: limit, maxDepth: maxDepth)
