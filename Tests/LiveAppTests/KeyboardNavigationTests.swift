@@ -9,20 +9,10 @@ import Testing
 /// navigation, as the window turns it on), in real headless ImGui frames.
 @Suite(.serialized) struct KeyboardNavigationTests {
     /// The control whose rectangle holds the keyboard focus's centre (the smallest one).
-    static func focused(_ rects: [String: UI.Rect]) -> String? {
-        var r = UI.Rect(x0: 0, y0: 0, x1: 0, y1: 0)
-        guard ig_nav_visible(), ig_nav_rect(&r.x0, &r.y0, &r.x1, &r.y1) else { return nil }
-        let c = r.center
-        return rects.filter { $0.key != "window" && !$0.key.hasPrefix("label:") && $0.value.contains(c.x, c.y) }
-            .min { ($0.value.x1 - $0.value.x0) * ($0.value.y1 - $0.value.y0) < ($1.value.x1 - $1.value.x0) * ($1.value.y1 - $1.value.y0) }?.key
-    }
+    static func focused(_ rects: [String: UI.Rect]) -> String? { FocusedControl.key(in: rects) }
 
     /// The keyboard focus's rectangle, nil when none is shown.
-    static func navRect() -> UI.Rect? {
-        var r = UI.Rect(x0: 0, y0: 0, x1: 0, y1: 0)
-        guard ig_nav_visible(), ig_nav_rect(&r.x0, &r.y0, &r.x1, &r.y1) else { return nil }
-        return r
-    }
+    static func navRect() -> UI.Rect? { FocusedControl.rect(shownOnly: true) }
 
     /// Walks the focus row by row from the top (Right along a row and back,
     /// then Down), opening closed sections with Space; returns every

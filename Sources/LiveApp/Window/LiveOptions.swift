@@ -27,6 +27,8 @@ struct LiveOptions: Sendable {
     var audioPanel = false
     /// Start with every panel hidden (`--no-ui`; Tab shows them).
     var noUI = false
+    /// Spoken feedback through speech-dispatcher from the start.
+    var speak = false
     /// `--ui-scale S`: the UI scale to start with (else the session's).
     var uiScale: Double?
     /// Quit by itself after this many seconds (tests, demos).
@@ -59,6 +61,8 @@ struct LiveOptions: Sendable {
                             see docs/audio-config.md); it reloads live when the file is saved
       --audio-panel         open the audio panel (meters, routes, configs, source) at start; A toggles it
       --no-ui               start with the panels hidden (Tab shows them)
+      --speak               spoken feedback through speech-dispatcher: the focused control's
+                            label and value, its help on Ctrl+H, new notices (View ▸ Speak controls)
       --ui-scale S          UI scale 0.5...3 (Ctrl+= / Ctrl+- change it; the session remembers it)
       --preset NAME         start with this preset (id, name, or a preset .json file)
       --fullscreen          start fullscreen (F11 toggles)
@@ -121,6 +125,7 @@ struct LiveOptions: Sendable {
         o.noSession = r.flag("--no-session")
         o.audioPanel = r.flag("--audio-panel")
         o.noUI = r.flag("--no-ui")
+        o.speak = r.flag("--speak")
         o.uiScale = try r.double("--ui-scale", in: 0.5...3)
         o.quitAfter = try r.double("--quit-after", in: 0...1e9)
         o.screenshot = try r.string("--screenshot")

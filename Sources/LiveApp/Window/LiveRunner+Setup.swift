@@ -101,6 +101,7 @@ extension LiveRunner {
         }
         if options.audioPanel || (startup.restored && session.audioPanel) { dispatcher.apply(.audio(.togglePanel)) }
         if options.noUI && model.uiVisible { dispatcher.apply(.toggleUI) }
+        if options.speak { dispatcher.apply(.live(.toggleSpeech)) }
         return true
     }
 
@@ -119,6 +120,8 @@ extension LiveRunner {
             return liveSet.perform(effect)
         case .audio(let e):
             return audioShell.perform(e, model: model)
+        case .speakHelp:
+            speakHelp()
         case .reseed, .logNotice:
             break
         }
@@ -130,6 +133,7 @@ extension LiveRunner {
         if let listen = options.listen {
             let host = try RemoteHostSetup.start(listen: listen, token: options.token)
             remoteHost = host
+            announcer = RemoteHostSetup.announce(host)
             let link = HostLink(host: host, onDisconnect: options.onDisconnect, maxAgents: options.maxAgents ?? HostLink.defaultMaxAgents)
             // A pushed look fades through black like the auto-cycle does.
             link.requestFade = { [liveSet] id in liveSet.cycle.request(id) }
@@ -143,6 +147,7 @@ extension LiveRunner {
     }
 
     func stopRemote() {
+        announcer = nil  // withdraws the announcement
         remoteHost?.stop()
         remoteEditor?.client.stop()
     }

@@ -27,8 +27,12 @@ final class LiveRunner {
     /// Remote control: this window is a host (`--listen`) or a remote editor (`physarum remote`).
     var hostLink: HostLink?
     var remoteHost: RemoteHost?
+    /// Announces the host on the local network (DNS-SD) when it listens beyond loopback.
+    var announcer: HostAnnouncer?
     var remoteEditor: RemoteEditorLink?
     var statsWriter: LineWriter?
+    /// Spoken feedback while `model.live.speechOn` (LiveRunner+Speech.swift).
+    var speech: SpeechShell?
     private var lastStatsSecond = 0
     private var lastStateSecond = -1
 
@@ -71,6 +75,9 @@ final class LiveRunner {
         dispatcher.apply(shortcuts.actions(for: input.keys, now: tick.time))
         // Remote control: drain the network's queue (no socket work here).
         hostLink?.pump(model: { self.dispatcher.model }, apply: dispatcher.apply)
+        if let p = announcer?.takeProblem() {
+            dispatcher.apply(.notice("Remote control: not announced on the local network: \(p); a remote must type the address", .warning))
+        }
         if let r = remoteEditor {
             let (reseed, messages) = r.update(model: &dispatcher.model)
             if reseed { dispatcher.reseed() }
@@ -94,6 +101,7 @@ final class LiveRunner {
         pipeline.deliver(tick: tick)
         let t3 = ContinuousClock.now
         dispatcher.apply(editorWindow.panelActions)
+        updateSpeech(now: tick.time)
         hostLink?.publish(model: model)
 
         var timing = FrameStats.FrameTiming()
