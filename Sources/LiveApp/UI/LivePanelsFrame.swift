@@ -60,14 +60,13 @@ struct LivePanelsFrame {
         focusRect = FocusedControl.rect(shownOnly: false)
         focusShown = FocusedControl.highlighted
         if model.uiVisible && !model.live.allHidden {
-            let shown = [editor.rects, model.audio.panelVisible ? audio.panel.rects : [:],
-                         model.live.libraryPanelVisible ? liveSet.panels.library.rects : [:], notices.rects]
-            for rects in shown {
-                if let k = FocusedControl.key(in: rects, shownOnly: false) {
-                    focus = k
-                    break
-                }
-            }
+            // The panel holding the focus decides whose controls to look in (panels may overlap).
+            let byPanel: [String: [String: UI.Rect]] = [
+                "Parameters": editor.rects, "Audio": model.audio.panelVisible ? audio.panel.rects : [:],
+                "Library": model.live.libraryPanelVisible ? liveSet.panels.library.rects : [:],
+                NoticesPanel.windowName: notices.rects, NoticesPanel.stripName: notices.rects,
+            ]
+            focus = byPanel[focusPanel].flatMap { FocusedControl.key(in: $0, shownOnly: false) }
         }
         if let r = status.remote {
             remoteLabel = RemoteStatusLabel.draw([r.line], connected: r.connected, displayWidth: status.display.width,

@@ -14,6 +14,8 @@ struct LiveOptions: Sendable {
     var config: String?
     var stats: String?
     var stateFile: String?
+    /// Seconds between two rewrites of the state file.
+    var stateInterval = 1.0
     var windowSize: (width: Int, height: Int)?
     var field: (width: Int, height: Int)?
     var agents: Int?
@@ -79,6 +81,7 @@ struct LiveOptions: Sendable {
                             recording (active, frames written, frames dropped)
       --state-file FILE     write the current preset/parameters, audio source/config and the audio
                             panel's control rectangles (for scripted UI tests) as JSON once per second
+      --state-interval S    rewrite the state file every S seconds instead (0.02...60)
       --no-governor         never lower quality to keep the frame rate
       --no-session          neither restore nor save the session
       --quit-after SECONDS  quit by itself (for scripts)
@@ -112,6 +115,7 @@ struct LiveOptions: Sendable {
         o.config = try r.string("--config")
         o.stats = try r.string("--stats")
         o.stateFile = try r.string("--state-file")
+        o.stateInterval = try r.double("--state-interval", in: 0.02...60) ?? 1
         o.windowSize = try r.size("--size")
         o.field = try r.size("--field", max: 4096)
         o.agents = try r.int("--agents", in: 1_000...128_000_000)

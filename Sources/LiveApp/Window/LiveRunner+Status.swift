@@ -146,7 +146,10 @@ extension LiveRunner {
             ("display", .array([.int(size.width), .int(size.height)])),
             ("menuBar", panels.menuBar.map { b in .array([.double(Double(b.x0)), .double(Double(b.y0)), .double(Double(b.x1)), .double(Double(b.y1))]) } ?? .null),
             ("editor", .object(Self.rectMembers(whole))),
-            ("focus", .object([("control", panels.focus.map(JSONNode.string) ?? .null), ("panel", .string(panels.focusPanel)),
+            ("openHelp", panels.editor.openHelp.map(JSONNode.string) ?? .null),
+            ("editorControls", .array(e.keys.filter { $0 != "window" && !$0.hasPrefix("label:") }.sorted().map(JSONNode.string))),
+            ("focus", .object([("frame", .int(pipeline.frameCount)),
+                               ("control", panels.focus.map(JSONNode.string) ?? .null), ("panel", .string(panels.focusPanel)),
                                ("shown", .bool(panels.focusShown)),
                                ("rect", panels.focusRect.map { f in .array([f.x0, f.y0, f.x1, f.y1].map { .double(Double($0)) }) } ?? .null)])),
         ])

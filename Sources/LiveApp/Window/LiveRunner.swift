@@ -34,7 +34,7 @@ final class LiveRunner {
     /// Spoken feedback while `model.live.speechOn` (LiveRunner+Speech.swift).
     var speech: SpeechShell?
     private var lastStatsSecond = 0
-    private var lastStateSecond = -1
+    private var lastStateSlot = -1
 
     var liveSet: LiveSet { startup.liveSet }
     var model: AppModel { dispatcher.model }
@@ -118,8 +118,8 @@ final class LiveRunner {
             lastStatsSecond = second
             statsWriter?.append(statsLine(elapsed: tick.time, frames: pipeline.frameCount, features: features))
         }
-        if let path = options.stateFile, second != lastStateSecond {
-            lastStateSecond = second
+        if let path = options.stateFile, Int(tick.time / options.stateInterval) != lastStateSlot {
+            lastStateSlot = Int(tick.time / options.stateInterval)
             writeState(path)
         }
         dispatcher.apply(liveSet.drainActions())
