@@ -47,8 +47,11 @@ struct LibraryPanel {
         rects.removeAll(keepingCapacity: true)
         var dw: Float = 0, dh: Float = 0
         ig_get_display_size(&dw, &dh)
-        ig_set_next_window_pos(dw - 8, ig_get_frame_height() + 8, UI.Cond.firstUseEver, 1, 0)  // right edge, below the menu bar
-        ig_set_next_window_size(width, 590, UI.Cond.firstUseEver)
+        let u = UI.unit, top = ig_get_frame_height() + 8
+        ig_set_next_window_pos(dw - 8, top, UI.Cond.firstUseEver, 1, 0)  // right edge, below the menu bar
+        ig_set_next_window_size(min(width * u, dw - 16), min(590 * u, dh - top - 8), UI.Cond.firstUseEver)
+        // Never larger than the window at any UI scale (the list scrolls).
+        ig_set_next_window_size_constraints(0, 0, dw - 16, dh - top - 8)
         defer { ig_end() }
         // Does not take focus when it first appears (the parameter editor keeps it).
         guard "Library".withCString({ ig_begin($0, nil, UI.WindowFlags.noFocusOnAppearing) }) else { return }

@@ -62,7 +62,8 @@ struct NoticesPanel {
         var dw: Float = 0, dh: Float = 0
         ig_get_display_size(&dw, &dh)
         ig_set_next_window_pos(dw / 2, dh / 2, UI.Cond.firstUseEver, 0.5, 0.5)
-        ig_set_next_window_size(min(dw - 40, 760), min(dh - 80, 420), UI.Cond.firstUseEver)
+        ig_set_next_window_size(min(dw - 40, 760 * UI.unit), min(dh - 80, 420 * UI.unit), UI.Cond.firstUseEver)
+        ig_set_next_window_size_constraints(0, 0, dw - 16, dh - ig_get_frame_height() - 16)
         var open = true
         defer { ig_end() }
         guard Self.windowName.withCString({ ig_begin($0, &open, 0) }) else {

@@ -84,6 +84,10 @@ enum UI {
     static func openPopup(_ id: String) { id.withCString { ig_open_popup($0) } }
     static func beginPopup(_ id: String) -> Bool { id.withCString { ig_begin_popup($0, 0) } }
 
+    /// Pixels per design pixel at the current UI scale (the font's size over
+    /// its 1× size): panels written in 1× pixels multiply their widths by it.
+    static var unit: Float { ig_get_text_line_height() / UIFonts.baseSize }
+
     /// The width of a button labelled `label` (text and frame padding).
     static func buttonWidth(_ label: String) -> Float { ig_calc_text_width(label) + 2 * ig_style_frame_padding_x() }
 

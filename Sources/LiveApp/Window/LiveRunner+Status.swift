@@ -147,6 +147,8 @@ extension LiveRunner {
             ("menuBar", panels.menuBar.map { b in .array([.double(Double(b.x0)), .double(Double(b.y0)), .double(Double(b.x1)), .double(Double(b.y1))]) } ?? .null),
             ("editor", .object(Self.rectMembers(whole))),
             ("openHelp", panels.editor.openHelp.map(JSONNode.string) ?? .null),
+            ("keyHelp", .object(model.live.keyHelpVisible ? Self.rectMembers(liveSet.panels.keyHelp.rects) : [])),
+            ("library", .object(model.live.libraryPanelVisible ? Self.rectMembers(liveSet.panels.library.rects) : [])),
             ("editorControls", .array(e.keys.filter { $0 != "window" && !$0.hasPrefix("label:") }.sorted().map(JSONNode.string))),
             ("focus", .object([("frame", .int(pipeline.frameCount)),
                                ("control", panels.focus.map(JSONNode.string) ?? .null), ("panel", .string(panels.focusPanel)),
