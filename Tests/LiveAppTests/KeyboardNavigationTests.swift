@@ -28,7 +28,7 @@ import Testing
                         case .space: ScanCode.space
                         }
                         ui.tap(code, draw)
-                    }, focusRect: { navRect().map { [Double($0.x0), Double($0.y0), Double($0.x1), Double($0.y1)] } },
+                    }, rect: { navRect().map { [Double($0.x0), Double($0.y0), Double($0.x1), Double($0.y1)] } },
                     focused: { focused(rects()) }, isOpen: open).run()
                 }
             }

@@ -76,7 +76,8 @@ import Testing
         let items = rects.filter { k, b in
             k != "window" && !ignore(k) && b.x0 >= window.x0 && b.x1 <= window.x1 && b.y0 >= window.y0 && b.y1 <= window.y1
         }.sorted { $0.key < $1.key }
-        #expect(items.count > 3, "\(name) at \(scale)× shows controls: \(rects.keys.sorted())")
+        // At large scales a panel scrolls: its first screen may hold only a few controls.
+        #expect(items.count >= 1, "\(name) at \(scale)× shows controls: \(rects.keys.sorted())")
         var overlaps: [String] = []
         for i in items.indices {
             for j in items.indices where j > i && overlap(items[i].value, items[j].value) {
@@ -107,7 +108,7 @@ import Testing
         let audio = ((doc()?["audio"] as? [String: Any])?["panel"] as? [String: Any]) ?? [:]
         // Meters and the spectrum are pictures drawn under their labels; activity bars sit in their rows.
         Self.checkPanel("audio panel", audio, size: size, menu: menu, scale: scale) { k in
-            k == "spectrum" || k.hasPrefix("meter:") || k.hasSuffix("activity") || k.hasPrefix("label:")
+            k == "spectrum" || k.hasPrefix("meter:") || k.hasSuffix("activity")
         }
         // L opens the library, F1 the key overlay (keys go to the window under the pointer).
         try LiveWindowTests.xdotool(["mousemove", "640", "700"], display: display.display)
@@ -118,10 +119,17 @@ import Testing
         Self.checkPanel("library", controls()["library"] as? [String: Any] ?? [:], size: size, menu: menu, scale: scale) { k in
             k.hasPrefix("thumb:")  // a thumbnail sits in its row
         }
+        // The overlay sizes itself to its lines over its first frames: wait until its close button is inside it.
+        func overlaySettled() -> Bool {
+            let k = (controls()["keyHelp"] as? [String: Any] ?? [:]).compactMapValues { Self.box($0) }
+            guard let w = k["window"], let c = k["close"] else { return false }
+            return c.y1 <= w.y1 + 0.5 || w.y1 >= size[1] - 20
+        }
         for _ in 0..<3 where (controls()["keyHelp"] as? [String: Any])?.isEmpty ?? true {
             try LiveWindowTests.xdotool(["key", "F1"], display: display.display)
             _ = poll(seconds: 10) { (controls()["keyHelp"] as? [String: Any])?.isEmpty == false }
         }
+        _ = poll(seconds: 10) { overlaySettled() }
         Self.checkPanel("key overlay", controls()["keyHelp"] as? [String: Any] ?? [:], size: size, menu: nil, scale: scale)
         app.signal(SIGTERM)
         #expect(app.wait(seconds: 30) == 0)

@@ -105,7 +105,7 @@ struct AudioPanel {
         if button("Refresh##sources", "refreshSources") { dispatch(.audio(.refreshSources)) }
         if let p = a.sourcesProblem { UI.textColored(UI.wrap("Sources not listed: " + p, width: 60), 1, 0.55, 0.4) }
         let rowsHeight = min(Float(max(a.sources.count, 1)) * (ig_get_text_line_height() + 6) + 8, 150)
-        _ = "##sources".withCString { ig_begin_child($0, 0, rowsHeight, true, 0) }
+        _ = "##sources".withCString { ig_begin_child($0, 0, rowsHeight, true, UI.WindowFlags.navFlattened) }
         if a.sources.isEmpty { UI.textDisabled("(no sources listed yet)") }
         for s in a.sources {
             var label = s.name

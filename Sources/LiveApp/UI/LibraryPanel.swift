@@ -99,7 +99,7 @@ struct LibraryPanel {
         let lib = model.library
         let searching = !query.trimmingSpaces.isEmpty
         let rowHeight: Float = 36  // thumbnail rows (64×36)
-        _ = "##rows".withCString { ig_begin_child($0, 0, 330, true, 0) }
+        _ = "##rows".withCString { ig_begin_child($0, 0, 330, true, UI.WindowFlags.navFlattened) }
         defer { ig_end_child() }
         var x: Float = 0, w: Float = 0
         ig_get_window_pos(&x, &listTop)

@@ -78,7 +78,7 @@ struct NoticesPanel {
         if UI.smallButton("Dismiss all on screen") { dispatch(.dismissAllNotices) }
         rects["clear"] = UI.lastItemRect
         UI.separator()
-        _ = "##history".withCString { ig_begin_child($0, 0, 0, false, 0) }
+        _ = "##history".withCString { ig_begin_child($0, 0, 0, false, UI.WindowFlags.navFlattened) }
         for n in board.history.reversed() {
             Self.line(n, width: 90)
             rects["row:\(n.id)"] = UI.lastItemRect

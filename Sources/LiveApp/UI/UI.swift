@@ -16,6 +16,8 @@ enum UI {
         static let noFocusOnAppearing: Int32 = 1 << 12
         static let noNavInputs: Int32 = 1 << 18
         static let noNavFocus: Int32 = 1 << 19
+        /// A child list the arrow keys enter and leave like the rest of the panel (1.86: "NavFlattened").
+        static let navFlattened: Int32 = 1 << 23
         static let noDecoration = noTitleBar | noResize | noScrollbar | noCollapse
         static let noInputs = noMouseInputs | noNavInputs | noNavFocus
         static let overlay = noDecoration | alwaysAutoResize | noSavedSettings | noFocusOnAppearing | noNavInputs | noNavFocus | noMove

@@ -1,24 +1,34 @@
 /// Walks the keyboard focus over a panel row by row from the top (Right
 /// along a row and back, then Down), opening closed sections with Space,
-/// and returns every control reached. Moves are told apart by the focus
-/// rectangle (a colour editor's parts share one control name). The keys go
+/// and returns every control reached. Moves are told apart by the focused
+/// control and its rectangle together (a colour editor's parts share one
+/// control name; in a scrolling panel the next row can land where the last
+/// one was). The keys go
 /// through `press` — headless ImGui frames or xdotool into the real window.
 struct KeyboardWalk {
     enum Move { case up, down, left, right, space }
 
     var press: (Move) -> Void
     /// The focus rectangle (x0, y0, x1, y1), nil while none is shown.
-    var focusRect: () -> [Double]?
+    var rect: () -> [Double]?
     /// The control with the focus, nil when none.
     var focused: () -> String?
     /// Whether a section header's section is open.
     var isOpen: (String) -> Bool
 
+    /// The focus as the walk tells moves apart: control and rectangle.
+    private func focusRect() -> String? { rect().map { "\(focused() ?? "?")@\($0)" } }
+
     func run(maxRows: Int = 400) -> Set<String> {
         var reached: Set<String> = []
         var stuck = 0
         press(.down)  // the focus appears
-        for _ in 0..<6 { press(.up) }  // up to the first row
+        // Up to the first row (a panel taller than the window scrolls with the focus).
+        for _ in 0..<300 {
+            let r = focusRect()
+            press(.up)
+            if r != nil && focusRect() == r { break }
+        }
         for _ in 0..<maxRows {
             guard let start = focusRect() else {
                 press(.down)
