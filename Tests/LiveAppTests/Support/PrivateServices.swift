@@ -16,9 +16,12 @@ final class PrivateServices {
         dir = makeTempDir("services")
     }
 
+    /// SIGTERM, then SIGKILL for what is still there after 2 s: a daemon spawned
+    /// from a test thread inherits its blocked signals (dbus-daemon then never
+    /// sees the SIGTERM).
     deinit {
         for p in pids { kill(p, SIGTERM) }
-        for p in pids { waitForExit(p) }
+        for p in pids where !waitForExit(p, seconds: 2) { kill(p, SIGKILL) }
         try? FileManager.default.removeItem(at: dir)
     }
 
@@ -69,7 +72,7 @@ final class PrivateServices {
         return line.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
     }
 
-    private func waitForExit(_ pid: Int32) {
-        _ = poll(seconds: 5) { kill(pid, 0) != 0 }
+    private func waitForExit(_ pid: Int32, seconds: Double) -> Bool {
+        poll(seconds: seconds) { kill(pid, 0) != 0 }
     }
 }
