@@ -51,6 +51,11 @@ let package = Package(
         // Spoken feedback through speech-dispatcher.
         .systemLibrary(name: "CSpeechd", pkgConfig: "speech-dispatcher",
                        providers: [.apt(["libspeechd-dev"])]),
+        // Live control: MIDI (rtmidi: ALSA sequencer and JACK) and OSC (liblo).
+        .systemLibrary(name: "CRtMidi", pkgConfig: "rtmidi",
+                       providers: [.apt(["librtmidi-dev"])]),
+        .systemLibrary(name: "CLiblo", pkgConfig: "liblo",
+                       providers: [.apt(["liblo-dev"])]),
         .systemLibrary(name: "CImGui", pkgConfig: "imgui",
                        providers: [.apt(["libimgui-dev"])]),
         .target(
@@ -92,7 +97,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "LiveApp",
-            dependencies: ["LiveCore", "Engine", "AudioReactive", "Storage", "CSDL2", "CPNG", "ImGuiShim", "GLEngine", "CAvahi", "CSpeechd"],
+            dependencies: ["LiveCore", "Engine", "AudioReactive", "Storage", "CSDL2", "CPNG", "ImGuiShim", "GLEngine", "CAvahi", "CSpeechd", "CRtMidi", "CLiblo"],
             linkerSettings: [.linkedLibrary("m")]
         ),
 
@@ -103,7 +108,7 @@ let package = Package(
         .testTarget(name: "EngineTests", dependencies: ["Engine", "Storage"]),
         .testTarget(name: "AudioReactiveTests", dependencies: ["AudioReactive", "Engine", "Storage", "CPulse", "CFFTW", "CSndfile", "TestSupport"]),
         .testTarget(name: "LiveCoreTests", dependencies: ["LiveCore", "Engine", "AudioReactive", "Storage", "TestSupport"]),
-        .testTarget(name: "LiveAppTests", dependencies: ["LiveApp", "LiveCore", "Engine", "AudioReactive", "Storage", "CSDL2", "CPNG", "ImGuiShim", "TestSupport"]),
+        .testTarget(name: "LiveAppTests", dependencies: ["LiveApp", "LiveCore", "Engine", "AudioReactive", "Storage", "CSDL2", "CPNG", "ImGuiShim", "CRtMidi", "CLiblo", "TestSupport"]),
         .testTarget(name: "GLEngineTests", dependencies: ["GLEngine", "Engine", "Storage", "CSDL2"]),
     ],
     swiftLanguageModes: [.v6]

@@ -16,8 +16,8 @@ extension GLBackend {
         let want = params.speciesCounts
         let total = want.reduce(0, +)
         speciesCounts = want
-        agents = GLBuffer(bytes: total * 16)
-        phases = GLBuffer(bytes: total * 4)
+        agents = GLBuffer(bytes: total * 16, zeroed: false)
+        phases = GLBuffer(bytes: total * 4, zeroed: false)
         var start = 0
         for s in 0..<want.count {
             upload(species: s, count: want[s], at: start)
@@ -47,8 +47,8 @@ extension GLBackend {
         let want = limited(p).speciesCounts
         guard want != speciesCounts else { return }
         let oldStarts = speciesStarts, oldCounts = speciesCounts
-        let newAgents = GLBuffer(bytes: want.reduce(0, +) * 16)
-        let newPhases = GLBuffer(bytes: want.reduce(0, +) * 4)
+        let newAgents = GLBuffer(bytes: want.reduce(0, +) * 16, zeroed: false)
+        let newPhases = GLBuffer(bytes: want.reduce(0, +) * 4, zeroed: false)
         let prog = shaders.use("reconcile")
         agents.bind(0); phases.bind(1); newAgents.bind(2); newPhases.bind(3)
         var start = 0
@@ -90,8 +90,6 @@ extension GLBackend {
         }
         if chaos { for i in 0..<512 { table[384 + i] = chaosRot[i] } }
         table.withUnsafeBytes { tables.write($0.baseAddress!, offset: 0, count: $0.count) }
-        counts.clear()
-        Self.barrier()
 
         let prog = shaders.use("agents")
         agents.bind(0); phases.bind(1); counts.bind(2); tables.bind(3)
@@ -111,6 +109,16 @@ extension GLBackend {
         // The CPU engine renormalises the headings in its tile sort, after every 16th step.
         glUniform1i(shaders.loc(prog, "uRenormalise"), (k + 1) % 16 == 0 ? 1 : 0)
         glDispatchCompute(Self.groups1D(agentCount), 1, 1)
+        Self.barrier()
+    }
+
+    /// Zeroes `buffer` with a compute pass (glClearBufferData is a slow copy on NVIDIA).
+    func zero(_ buffer: GLBuffer) {
+        let prog = shaders.use("clear")
+        buffer.bind(0)
+        let words = buffer.bytes / 4
+        glUniform1ui(shaders.loc(prog, "uCount"), GLuint(words))
+        glDispatchCompute(Self.groups1D(words), 1, 1)
         Self.barrier()
     }
 
@@ -134,31 +142,31 @@ extension GLBackend {
 
     /// Counting sort of each species' agents by 32×32 tile (row-major tiles),
     /// so neighbouring invocations of the agent pass read neighbouring
-    /// texels and add into neighbouring counts (count, scan, scatter).
+    /// texels and add into neighbouring counts (count runs, scan, place runs).
     func tileSort() {
         let total = agentCount
         guard total > 0 else { return }
         let tilesX = (fieldWidth + 31) / 32, tiles = tilesX * ((fieldHeight + 31) / 32)
         if sortBuffers == nil || sortBuffers!.agents.bytes < total * 16 {
-            sortBuffers = (GLBuffer(bytes: total * 4), GLBuffer(bytes: 3 * tiles * 4), GLBuffer(bytes: total * 16), GLBuffer(bytes: total * 4))
+            sortBuffers = (GLBuffer(bytes: total * 4, zeroed: false), GLBuffer(bytes: 3 * tiles * 4),
+                           GLBuffer(bytes: total * 16, zeroed: false), GLBuffer(bytes: total * 4, zeroed: false))
         }
         let b = sortBuffers!
-        b.buckets.clear()
-        Self.barrier()
-        var prog = shaders.use("sort_count")
-        agents.bind(0); b.keys.bind(1); b.buckets.bind(2)
+        zero(b.buckets)
+        let prog = shaders.use("sort_tiles")
+        agents.bind(0); b.keys.bind(1); b.buckets.bind(2); phases.bind(3); b.agents.bind(4); b.phases.bind(5)
         glUniform1uiv(shaders.loc(prog, "uStart"), 4, speciesStarts.map { GLuint($0) })
         glUniform1i(shaders.loc(prog, "uTilesX"), GLint(tilesX))
         glUniform1i(shaders.loc(prog, "uTiles"), GLint(tiles))
+        glUniform1i(shaders.loc(prog, "uPass"), 0)
         glDispatchCompute(Self.groups1D(total), 1, 1)
         Self.barrier()
-        prog = shaders.use("sort_scan")
-        glUniform1i(shaders.loc(prog, "uKeys"), GLint(3 * tiles))
+        let scan = shaders.use("sort_scan")
+        glUniform1i(shaders.loc(scan, "uKeys"), GLint(3 * tiles))
         glDispatchCompute(1, 1, 1)
         Self.barrier()
-        prog = shaders.use("sort_scatter")
-        agents.bind(0); b.keys.bind(1); b.buckets.bind(2); phases.bind(3); b.agents.bind(4); b.phases.bind(5)
-        glUniform1ui(shaders.loc(prog, "uTotal"), GLuint(total))
+        _ = shaders.use("sort_tiles")
+        glUniform1i(shaders.loc(prog, "uPass"), 1)
         glDispatchCompute(Self.groups1D(total), 1, 1)
         Self.barrier()
         let sorted = (b.agents, b.phases)

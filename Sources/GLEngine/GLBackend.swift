@@ -26,6 +26,8 @@ public final class GLBackend: EngineBackend {
     public private(set) var outputHeight: Int
     /// The GL renderer string (GL_RENDERER).
     public let rendererName: String
+    /// Whether equal deposits of a subgroup are added once (GL_NV_shader_subgroup_partitioned).
+    public let partitionedDeposits: Bool
     public var kind: BackendKind { .gpu }
     /// Records GL timer queries per pass (read by `passTimes`, which waits for the GPU).
     public var timesPasses: Bool {
@@ -73,16 +75,15 @@ public final class GLBackend: EngineBackend {
             throw GLEngineError("the GL context has no compute shaders (OpenGL 4.3 needed, got \(Self.versionString()))")
         }
         rendererName = Self.currentRenderer()
-        shaders = try GLShaders(folder: shaderFolder)
+        partitionedDeposits = Self.hasExtension("GL_KHR_shader_subgroup") && Self.hasExtension("GL_NV_shader_subgroup_partitioned")
+        shaders = try GLShaders(folder: shaderFolder, partitionedDeposits: partitionedDeposits)
         fieldWidth = field.width
         fieldHeight = field.height
         outputWidth = output.width
         outputHeight = output.height
         self.seed = seed
         self.params = params
-        var block: GLint64 = 0
-        glGetInteger64v(GLenum(GL_MAX_SHADER_STORAGE_BLOCK_SIZE), &block)
-        maxAgents = Int(min(Int64(block) / 16, Self.agentCeiling))
+        maxAgents = Int(min(Int64(Self.maxStorageBlockBytes()) / 16, Self.agentCeiling))
         let n = field.width * field.height
         counts = GLBuffer(bytes: 3 * n * 4)
         trails = GLBuffer(bytes: 3 * n * 4)
@@ -95,6 +96,14 @@ public final class GLBackend: EngineBackend {
         phases = GLBuffer(bytes: 16)
         clearSense()
         spawnAll()
+    }
+
+    /// GL_MAX_SHADER_STORAGE_BLOCK_SIZE: the largest buffer one shader binding
+    /// sees; the agents' 16-byte records live in one such buffer.
+    public static func maxStorageBlockBytes() -> Int {
+        var block: GLint64 = 0
+        glGetInteger64v(GLenum(GL_MAX_SHADER_STORAGE_BLOCK_SIZE), &block)
+        return Int(block)
     }
 
     /// The most agents the GPU backend takes, whatever the GL limits allow.
@@ -113,11 +122,14 @@ public final class GLBackend: EngineBackend {
 
     /// Free video memory in bytes where the driver says (GL_NVX_gpu_memory_info), else nil.
     public static func freeVideoMemory() -> Int? {
-        guard hasExtension("GL_NVX_gpu_memory_info") else { return nil }
+        guard hasMemoryInfo else { return nil }
         var kb: GLint = 0
         glGetIntegerv(GLenum(0x9049), &kb)  // GPU_MEMORY_INFO_CURRENT_AVAILABLE_VIDMEM_NVX
         return Int(kb) * 1024
     }
+
+    /// Whether GL_NVX_gpu_memory_info is there (asked once, in the first context that asks).
+    static let hasMemoryInfo = hasExtension("GL_NVX_gpu_memory_info")
 
     static func hasExtension(_ name: String) -> Bool {
         var n: GLint = 0
@@ -133,9 +145,9 @@ public final class GLBackend: EngineBackend {
         params = newParams
         stepIndex = 0
         spawned = 0
-        trails.clear()
-        scratch.clear()
-        counts.clear()
+        zero(trails)
+        zero(scratch)
+        zero(counts)
         clearSense()
         spawnAll()
         historyValid = false
@@ -146,6 +158,7 @@ public final class GLBackend: EngineBackend {
         for _ in 0..<max(0, count) {
             reconcile(p)
             params = p
+            timer.time("clear") { zero(counts) }
             timer.time("agents") { moveAgents(p) }
             timer.time("diffuse") { diffuse(p) }
             stepIndex += 1
@@ -178,6 +191,14 @@ public final class GLBackend: EngineBackend {
     }
 
     public var passTimes: [PassTime] { timer.read().map { PassTime(name: $0.0, ms: $0.1) } }
+
+    /// Runs `body` (GL work outside the engine, e.g. the present) as pass `name` of `passTimes`.
+    public func timePass(_ name: String, _ body: () -> Void) { timer.time(name, body) }
+
+    /// GPU milliseconds from the start of the first timed pass to the end of
+    /// the last since the steps began (waits for the GPU); minus the passes'
+    /// sum, the time the GPU waited for the CPU. Nil when nothing was timed.
+    public var passSpanMs: Double? { timer.span() }
 
     /// Waits until the GPU has finished every command so far (glFinish).
     public func finish() { glFinish() }

@@ -1,19 +1,20 @@
 import CGL
 
-/// A shader storage buffer of `bytes` bytes (glBufferData, dynamic copy).
+/// A shader storage buffer of `bytes` bytes (glBufferData, dynamic copy),
+/// zeroed unless its user writes all of it first (`zeroed: false`).
 /// Thread safety: the GL context's thread.
 final class GLBuffer {
     let name: GLuint
     let bytes: Int
 
-    init(bytes: Int, data: UnsafeRawPointer? = nil) {
+    init(bytes: Int, data: UnsafeRawPointer? = nil, zeroed: Bool = true) {
         var n: GLuint = 0
         glGenBuffers(1, &n)
         name = n
         self.bytes = max(bytes, 16)
         glBindBuffer(GLenum(GL_SHADER_STORAGE_BUFFER), n)
         glBufferData(GLenum(GL_SHADER_STORAGE_BUFFER), GLsizeiptr(self.bytes), data, GLenum(GL_DYNAMIC_COPY))
-        if data == nil { clear() }
+        if data == nil && zeroed { clear() }
     }
 
     deinit {
@@ -24,7 +25,8 @@ final class GLBuffer {
     /// Binds to shader storage binding point `index`.
     func bind(_ index: Int) { glBindBufferBase(GLenum(GL_SHADER_STORAGE_BUFFER), GLuint(index), name) }
 
-    /// Zeroes the buffer (glClearBufferData).
+    /// Zeroes the buffer (glClearBufferData: about 30 GB/s on the H200, so
+    /// the engine zeroes per-step buffers with a compute pass instead).
     func clear() {
         var zero: UInt32 = 0
         glBindBuffer(GLenum(GL_SHADER_STORAGE_BUFFER), name)
@@ -144,6 +146,15 @@ final class GLPassTimer {
             sums[m.name, default: 0] += Double(t1 &- t0) / 1e6
         }
         return order.map { ($0, sums[$0]!) }
+    }
+
+    /// Milliseconds from the first mark's start to the last mark's end (waits for the GPU).
+    func span() -> Double? {
+        guard let first = marks.first, let last = marks.last else { return nil }
+        var t0: GLuint64 = 0, t1: GLuint64 = 0
+        glGetQueryObjectui64v(first.begin, GLenum(GL_QUERY_RESULT), &t0)
+        glGetQueryObjectui64v(last.end, GLenum(GL_QUERY_RESULT), &t1)
+        return Double(t1 &- t0) / 1e6
     }
 
     /// Forgets the marks (queries are reused).

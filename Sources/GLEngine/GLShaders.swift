@@ -28,11 +28,14 @@ final class GLShaders {
     static let files: [(name: String, twoD: Bool)] = [
         ("agents", false), ("reconcile", false), ("diffuse", true), ("composite", true),
         ("bloom_bright", true), ("bloom_down", true), ("bloom_blur", true), ("bloom_up", true), ("finish", true),
-        ("sort_count", false), ("sort_scan", false), ("sort_scatter", false),
+        ("sort_tiles", false), ("sort_scan", false), ("clear", false),
     ]
 
     /// Compiles every program from `folder` (default: configs/shaders).
-    init(folder: String? = nil) throws {
+    /// `partitionedDeposits`: the context has GL_KHR_shader_subgroup and
+    /// GL_NV_shader_subgroup_partitioned; the header enables them and
+    /// defines PARTITIONED_DEPOSITS (agents.comp then adds equal deposits once).
+    init(folder: String? = nil, partitionedDeposits: Bool = false) throws {
         guard let dir = folder ?? ConfigDirectory.subdirectory("shaders").path else {
             throw GLEngineError("no configs/shaders folder found (set \(ConfigDirectory.environmentVariable))")
         }
@@ -44,10 +47,18 @@ final class GLShaders {
             let size = twoD ? "layout(local_size_x = \(Self.groupSize2D), local_size_y = \(Self.groupSize2D)) in;"
                 : "layout(local_size_x = \(Self.groupSize1D)) in;"
             // Source string 0: the header; 1: common.glsl; 2: the file.
-            let sources = ["#version 430 core\n\(size)\n", "#line 1 1\n" + common, "#line 1 2\n" + body]
+            let features = partitionedDeposits ? Self.partitionedHeader : ""
+            let sources = ["#version 430 core\n\(features)\(size)\n", "#line 1 1\n" + common, "#line 1 2\n" + body]
             programs[name] = try Self.build(sources, files: ["(header)", commonPath, path])
         }
     }
+
+    static let partitionedHeader = """
+        #extension GL_KHR_shader_subgroup_ballot : require
+        #extension GL_NV_shader_subgroup_partitioned : require
+        #define PARTITIONED_DEPOSITS 1
+
+        """
 
     deinit {
         for p in programs.values { glDeleteProgram(p) }

@@ -22,7 +22,6 @@ private let corpus = ConfigCorpus.malformed
     @Test(arguments: corpus)
     func malformedConfigIsRejected(_ c: MalformedConfig) throws {
         let dir = try ConfigTestDir()
-        defer { dir.remove() }
         let store = AudioConfigStore(userDirectory: dir.url, shippedDirectory: nil)
         let goodURL = try dir.write("good.json", goodText)
         let inUse = try AudioConfig.load(contentsOf: goodURL).config

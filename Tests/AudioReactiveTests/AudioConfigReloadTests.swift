@@ -3,6 +3,7 @@ import Testing
 @testable import AudioReactive
 import Engine
 import Storage
+import TestSupport
 
 @Suite struct ChangeDebouncerTests {
     @Test func releasesOnlyAfterAQuietPeriod() {
@@ -36,7 +37,6 @@ import Storage
 
     @Test func editedConfigTakesEffectAndInvalidTextKeepsTheLastGood() throws {
         let dir = try ConfigTestDir()
-        defer { dir.remove() }
         let bloom = Route(source: .bass, target: .parameter(.bloom), depth: 0.5)
         let url = try dir.write("live.json", config(routes: [bloom]).jsonText)
         // What the app does with the watcher's updates: a reload replaces the
@@ -66,7 +66,7 @@ import Storage
         let vignette = Route(source: .bass, target: .parameter(.vignette), depth: 0.4)
         try saveLikeAnEditor(config(routes: [bloom, vignette]).jsonText, to: url)
         let start = Date()
-        let reloaded = pollUntil(seconds: 1) {
+        let reloaded = poll(seconds: 1) {
             if let u = watcher.poll() { take(u) }
             return inUse.routes.count == 2
         }
@@ -81,7 +81,7 @@ import Storage
         // Now a broken save (in place this time): the previous config stays, the error is reported.
         let good = inUse
         try Data("{\"format\": 1, \"name\": \"Live\", \"routes\": [".utf8).write(to: url)
-        let reported = pollUntil(seconds: 2) {
+        let reported = poll(seconds: 2) {
             if let u = watcher.poll() { take(u) }
             return !lastErrors.isEmpty
         }
@@ -94,7 +94,7 @@ import Storage
 
         // Fixing it applies again.
         try saveLikeAnEditor(config(routes: [vignette]).jsonText, to: url)
-        let fixed = pollUntil(seconds: 2) {
+        let fixed = poll(seconds: 2) {
             if let u = watcher.poll() { take(u) }
             return inUse.routes == [vignette]
         }
@@ -103,7 +103,6 @@ import Storage
 
     @Test func followedFileIsReloadedAmongOtherChanges() throws {
         let dir = try ConfigTestDir()
-        defer { dir.remove() }
         let url = try dir.write("live.json", config(routes: []).jsonText)
         let watcher = try AudioConfigWatcher(file: url, debounce: 0.05)
         defer { watcher.stop() }
@@ -111,7 +110,7 @@ import Storage
         // A broken neighbour does not matter: the followed file is what gets reloaded.
         try dir.write("live.json", config(routes: [DefaultWiring.routes[0]]).jsonText)
         var update: AudioConfigWatcher.Update?
-        _ = pollUntil(seconds: 2) {
+        _ = poll(seconds: 2) {
             update = watcher.poll()
             return update != nil
         }

@@ -21,7 +21,6 @@ import Engine
 
     @Test func saveListExportImportRenameDelete() throws {
         let dir = try ConfigTestDir()
-        defer { dir.remove() }
         let user = dir.url.appendingPathComponent("xdg/physarum/audio")
         let shippedDir = configRepoRoot.appendingPathComponent("configs/audio")
         let store = AudioConfigStore(userDirectory: user, shippedDirectory: shippedDir)
@@ -77,7 +76,6 @@ import Engine
 
     @Test func interruptedSaveNeverLeavesAHalfWrittenFile() throws {
         let dir = try ConfigTestDir()
-        defer { dir.remove() }
         let store = AudioConfigStore(userDirectory: dir.url, shippedDirectory: nil)
         var config = AudioConfig.builtInDefault
         config.name = "Live"
@@ -111,7 +109,6 @@ import Engine
 
     @Test func readingRefusesOversizedAndSpecialFiles() throws {
         let dir = try ConfigTestDir()
-        defer { dir.remove() }
         let big = try dir.write("big.json", Data(count: 2_000_000))
         #expect(throws: FileError.self) { try SafeFile.read(big, limit: 1 << 20) }
         #expect(throws: FileError.self) { try SafeFile.read(dir.url, limit: 1 << 20) }

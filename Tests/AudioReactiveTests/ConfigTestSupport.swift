@@ -34,12 +34,3 @@ struct ConfigTestDir {
 /// The repository root (for shipped configs and docs).
 let configRepoRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-/// Polls `condition` until it holds or `seconds` pass; true when it held.
-func pollUntil(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if try condition() { return true }
-        usleep(5_000)
-    }
-    return try condition()
-}

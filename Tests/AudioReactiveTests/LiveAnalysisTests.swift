@@ -3,16 +3,8 @@ import Foundation
 import Synchronization
 import Testing
 @testable import AudioReactive
+import TestSupport
 
-/// Polls `condition` until it holds or `seconds` pass (no fixed sleeps).
-func poll(seconds: Double, every: Double = 0.005, _ condition: () -> Bool) -> Bool {
-    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        Thread.sleep(forTimeInterval: every)
-    }
-    return condition()
-}
 
 /// A live source test double: a producer thread writes whatever the test
 /// hands it, in one piece, through the same channel capture uses.

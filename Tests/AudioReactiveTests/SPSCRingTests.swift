@@ -91,6 +91,15 @@ import Testing
             f[s] = SourceFeatures(level: Float(i) + Float(s.index) / 10, transient: Float(s.index) / 7, gate: 1 / Float(s.index + 1))
         }
         f.onset = i % 3 == 0
+        f.beat.tempo = 120 + Float(i)
+        f.beat.phase = Float(i) / 10
+        f.beat.confidence = 0.5 + Float(i) / 100
+        f.beat.beat = i % 2 == 0
+        f.beat.bar = i % 4 == 0
+        f.beat.held = i % 3 == 1
+        f.beat.beatPulse = Float(i) / 9
+        f.beat.barPulse = Float(i) / 11
+        f.beat.beatInBar = i % 4
         return f
     }
 
@@ -103,6 +112,7 @@ import Testing
             let e = sample(i)
             #expect(f.time == e.time && f.onset == e.onset)
             for s in AudioSourceID.allCases { #expect(f[s] == e[s]) }
+            #expect(f.beat == e.beat, "the beat tracker's features cross the thread too (tempo, phase, beats, bars)")
         }
         #expect(q.drain { _ in } == 0)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AudioReactive
+import TestSupport
 
 @Suite struct SynthTests {
     @Test func generatorsAreDeterministicPerSeed() {

@@ -5,6 +5,7 @@ import ImGuiShim
 import Testing
 @testable import LiveCore
 @testable import LiveApp
+import TestSupport
 
 /// The audio panel in real (headless) ImGui frames with the real action
 /// layer, `AudioShell` (modulator + AudioIO on a real file worker and a real

@@ -126,13 +126,17 @@ import Testing
         return s
     }
 
+    /// Whether ffmpeg and ffprobe are here; records an issue when not.
+    static func hasFFmpeg() -> Bool {
+        let found = VideoEncoder.findExecutable("ffmpeg") != nil && VideoEncoder.findExecutable("ffprobe") != nil
+        if !found { Issue.record("ffmpeg is not installed (scripts/test installs it)") }
+        return found
+    }
+
     @Test func theVideoChangesOnTheBeatAndNotWithTheMasterOff() throws {
-        guard VideoEncoder.findExecutable("ffmpeg") != nil, VideoEncoder.findExecutable("ffprobe") != nil else {
-            Issue.record("ffmpeg is not installed (scripts/test installs it)")
-            return
-        }
-        let dir = makeTempDir().path
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        guard AudioRenderTests.hasFFmpeg() else { return }
+        let temp = LibraryTestDir()
+        let dir = temp.path
         let loop = try Self.drumLoop(in: dir)
         #expect(loop.onsets.count >= 35)
         let on = try Self.score(audio: loop.path, config: Self.defaultConfig, onsets: loop.onsets, dir: dir, label: "default")
@@ -148,8 +152,8 @@ import Testing
     }
 
     @Test func sameArgumentsGiveByteIdenticalPNGsForTheWholeFile() throws {
-        let dir = makeTempDir().path
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let temp = LibraryTestDir()
+        let dir = temp.path
         let loop = try Self.drumLoop(in: dir, bars: 1, tail: 0.1)
         let args = ["--audio", loop.path, "--config", Self.defaultConfig, "--preset", "neon-veins",
                     "--size", "96x54", "--agents", "4000", "--fps", "30"]
@@ -162,8 +166,8 @@ import Testing
     }
 
     @Test func badAudioArgumentsAreOneLineErrors() throws {
-        let dir = makeTempDir().path
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let temp = LibraryTestDir()
+        let dir = temp.path
         let loop = try Self.drumLoop(in: dir, bars: 1, tail: 0.1)
         let broken = dir + "/broken.json"
         try #"{"format": 1, "name": "Broken", "routes": [{"source": "bass", "target": "global.agents", "depth": 1}]}"#

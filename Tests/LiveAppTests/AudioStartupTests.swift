@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import LiveCore
 @testable import LiveApp
+import TestSupport
 
 /// Which audio config the live window starts with (`--config`, session, default).
 @Suite struct AudioStartupTests {

@@ -35,12 +35,9 @@ import Testing
     }
 
     @Test func beatAndBarRoutesMoveThePictureOnTheBeat() throws {
-        guard VideoEncoder.findExecutable("ffmpeg") != nil, VideoEncoder.findExecutable("ffprobe") != nil else {
-            Issue.record("ffmpeg is not installed (scripts/test installs it)")
-            return
-        }
-        let dir = makeTempDir().path
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        guard AudioRenderTests.hasFFmpeg() else { return }
+        let temp = LibraryTestDir()
+        let dir = temp.path
         let bars = 8
         let loop = try AudioRenderTests.drumLoop(in: dir, bars: bars)
         // The loop's beats (a kick on each): every 0.5 s from 0, as the frame that first shows them.

@@ -32,7 +32,6 @@ import Testing
 
     @Test func screenshotIsARealPNGInThePicturesFolder() throws {
         let dir = LibraryTestDir()
-        defer { dir.remove() }
         // The pictures folder comes from user-dirs.dirs under XDG_CONFIG_HOME.
         try dir.write("config/user-dirs.dirs", "XDG_PICTURES_DIR=\"$HOME/Pics\"\n")
         let env = ["HOME": dir.path + "/home", "XDG_CONFIG_HOME": dir.path + "/config"]
@@ -41,7 +40,7 @@ import Testing
         let date = Date(timeIntervalSince1970: 1_800_000_000)
         #expect(Screenshot.save(frame(), worker: worker, environment: env, date: date))
         #expect(Screenshot.save(frame(), worker: worker, environment: env, date: date))
-        #expect(libraryPoll(seconds: 10) { worker.completedCount == 2 })
+        #expect(poll(seconds: 10) { worker.completedCount == 2 })
         let replies = worker.drainReplies()
         let folder = dir.path + "/home/Pics/physarum"
         let names = dir.names("home/Pics/physarum")
@@ -54,12 +53,11 @@ import Testing
 
     @Test func anUnwritableFolderGivesANoticeNotACrash() throws {
         let dir = LibraryTestDir()
-        defer { dir.remove() }
         try dir.write("blocker", "a file where the folder should be")
         let worker = FileWorker<AppAction>(name: "test.shots")
         defer { worker.shutdown(timeout: 10) }
         #expect(Screenshot.save(frame(), worker: worker, environment: ["HOME": "/nonexistent", "XDG_PICTURES_DIR": dir.file("blocker")]))
-        #expect(libraryPoll(seconds: 10) { worker.completedCount == 1 })
+        #expect(poll(seconds: 10) { worker.completedCount == 1 })
         guard case .notice(let text, .warning) = try #require(worker.drainReplies().first) else {
             Issue.record("expected a warning notice")
             return

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Hosts found on the local network: a real avahi-daemon on a private system

@@ -22,7 +22,7 @@ import Testing
         let w = FileWorker<Int>(name: "t")
         defer { w.shutdown(timeout: 5) }
         for i in 0..<10 { #expect(w.submit { [i] }) }
-        #expect(libraryPoll(seconds: 10) { w.completedCount == 10 })
+        #expect(poll(seconds: 10) { w.completedCount == 10 })
         #expect(w.drainReplies() == Array(0..<10))
         #expect(w.drainReplies().isEmpty)
     }
@@ -32,7 +32,7 @@ import Testing
         defer { w.shutdown(timeout: 5) }
         let gate = Gate()
         #expect(w.submit { gate.job() })
-        #expect(libraryPoll(seconds: 10) { gate.entered.load(ordering: .acquiring) })
+        #expect(poll(seconds: 10) { gate.entered.load(ordering: .acquiring) })
         // The worker is busy: queue three, then the fourth is refused at once.
         #expect(w.submit(key: "lib") { [1] })
         #expect(w.submit { [2] })
@@ -41,7 +41,7 @@ import Testing
         #expect(!w.submit { [5] })
         #expect(!w.isIdle)
         gate.open.signal()
-        #expect(libraryPoll(seconds: 10) { w.isIdle })
+        #expect(poll(seconds: 10) { w.isIdle })
         #expect(w.drainReplies() == [-1, 3, 2, 4])
     }
 

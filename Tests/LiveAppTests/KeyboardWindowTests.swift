@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The editor and the audio panel driven by the keyboard alone through the

@@ -28,7 +28,6 @@ final class LivePanelRig: PanelDriving {
     /// Runs `body` in a headless ImGui with a fresh rig over a new library folder, after two frames.
     static func run(_ body: (HeadlessImGui, LivePanelRig, LibraryTestDir) throws -> Void) throws {
         let dir = LibraryTestDir()
-        defer { dir.remove() }
         try HeadlessImGui.run { ui in
             let rig = LivePanelRig(dir: dir.path)
             ui.frames(2, rig.draw)
@@ -122,7 +121,6 @@ final class LivePanelRig: PanelDriving {
 
     @Test func importIntoAFullLibraryChangesNothingAndShowsTheNotice() throws {
         let dir = LibraryTestDir()
-        defer { dir.remove() }
         try HeadlessImGui.run { ui in
             let rig = LivePanelRig(dir: dir.path)
             for i in 0..<24 { rig.shell.dispatch(.library(.saveToSlot(i, name: "Slot \(i + 1)"))) }
@@ -180,7 +178,6 @@ final class LivePanelRig: PanelDriving {
 
     @Test func blackoutKeyFadesOutAndBack() {
         let dir = LibraryTestDir()
-        defer { dir.remove() }
         HeadlessImGui.run { ui in
             let rig = LivePanelRig(dir: dir.path)
             ui.frames(2, rig.draw)
@@ -198,7 +195,6 @@ final class LivePanelRig: PanelDriving {
 
     @Test func keyOverlayListsEveryBindingAndSlotPickerReachesSlot24() throws {
         let dir = LibraryTestDir()
-        defer { dir.remove() }
         try HeadlessImGui.run { ui in
             let rig = LivePanelRig(dir: dir.path)
             rig.shell.dispatch(.library(.saveToSlot(23, name: "Last")))
@@ -226,7 +222,6 @@ final class LivePanelRig: PanelDriving {
 
     @Test func theDwellSliderStepsLikeEverySlider() throws {
         let dir = LibraryTestDir()
-        defer { dir.remove() }
         try HeadlessImGui.run { ui in
             let rig = LivePanelRig(dir: dir.path)
             ui.frames(2, rig.draw)

@@ -42,9 +42,9 @@ import Testing
 
         /// Waits for the worker and applies its replies.
         func settle() {
-            _ = libraryPoll(seconds: 10) { worker.isIdle }
+            _ = poll(seconds: 10) { worker.isIdle }
             for r in worker.drainReplies() { dispatch(r) }
-            _ = libraryPoll(seconds: 10) { worker.isIdle }
+            _ = poll(seconds: 10) { worker.isIdle }
         }
 
         deinit { worker.shutdown(timeout: 10) }
@@ -52,7 +52,6 @@ import Testing
 
     @Test func savedLibrarySurvivesARestartWithThumbnails() throws {
         let dir = LibraryTestDir()
-        defer { dir.remove() }
         let a = Shell(dir: dir.path)
         // Left half red, right half blue.
         for y in 0..<36 { for x in 0..<64 { let i = (y * 64 + x) * 4; a.frame.pixels[i] = x < 32 ? 255 : 0; a.frame.pixels[i + 2] = x < 32 ? 0 : 255 } }
@@ -78,7 +77,6 @@ import Testing
 
     @Test func anUnreadableLibraryIsKeptAndMovedAsideOnlyOnTheFirstSave() throws {
         let dir = LibraryTestDir()
-        defer { dir.remove() }
         let broken = "{\"format\": 2, \"slots\": [ oops ]}"
         try dir.write("physarum/library.json", broken)
         let a = Shell(dir: dir.path)
@@ -102,7 +100,6 @@ import Testing
 
     @Test func importingABadFileChangesNothingAndSaysWhy() throws {
         let dir = LibraryTestDir()
-        defer { dir.remove() }
         let a = Shell(dir: dir.path)
         a.dispatch(.library(.saveToSlot(0, name: "Keep")))
         a.settle()
@@ -124,7 +121,6 @@ import Testing
 
     @Test func exportThenImportGivesTheSameLook() throws {
         let dir = LibraryTestDir()
-        defer { dir.remove() }
         let a = Shell(dir: dir.path)
         a.dispatch(.setParam(.exposure, 0.42))
         a.dispatch(.library(.saveToSlot(3, name: "Travel")))
@@ -148,7 +144,6 @@ import Testing
 
     @Test func deletingRemovesTheThumbnail() throws {
         let dir = LibraryTestDir()
-        defer { dir.remove() }
         let a = Shell(dir: dir.path)
         a.dispatch(.library(.saveToSlot(0, name: "T")))
         a.settle()

@@ -86,7 +86,6 @@ import Testing
     @Test func panelsDrawOnlyInsideTheirWindowsOverTheOutput() throws {
         let (w, h) = (1280, 720)
         let dir = LibraryTestDir()
-        defer { dir.remove() }
         let image = Self.frame(width: 640, height: 360)
         try HeadlessImGui.run(width: Float(w), height: Float(h)) { _ in
             let gl = try OffscreenGL(width: w, height: h)
@@ -113,7 +112,7 @@ import Testing
             let thumbs = ThumbnailTextures(store: LibraryStore(directory: dir.url.appendingPathComponent("physarum")))
             rig.panels.library.thumbnailTexture = { thumbs.texture(for: $0) }
             for id in ["user:1", "user:2", "user:3"] { _ = thumbs.texture(for: id) }
-            #expect(libraryPoll(seconds: 10) {
+            #expect(poll(seconds: 10) {
                 thumbs.update()
                 return ["user:1", "user:2", "user:3"].allSatisfy { thumbs.texture(for: $0) != nil }
             })

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Recording from the real window (issue 8): the real `physarum` binary on
 /// Xvfb, R pressed with xdotool, the real ffmpeg, the video checked with
@@ -10,36 +11,37 @@ import Testing
                              && FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe"),
                              "needs xdotool and ffmpeg (scripts/test installs them)"))
 struct LiveRecordingTests {
-    /// The fields of one `--stats` line this test reads.
+    /// One `--stats` line as this test reads it: the loop's own fields and
+    /// its `recording` object (lines without a complete one are skipped).
     struct StatsLine {
-        let t: Double
-        let frames: Int
+        private let line: [String: Any], recording: [String: Any]
+
+        init?(_ line: [String: Any]) {
+            guard let r = line["recording"] as? [String: Any],
+                  ["active", "phase", "framesWritten", "dropped", "offered", "offerSeconds", "taking"].allSatisfy({ r[$0] != nil })
+            else { return nil }
+            self.line = line
+            recording = r
+        }
+
+        private static func number(_ v: Any?) -> Double { (v as? NSNumber)?.doubleValue ?? -1 }
+        var t: Double { Self.number(line["t"]) }
+        var frames: Int { Int(Self.number(line["frames"])) }
         /// 1000 / mean frame work time (the loop's own `fps`; above the
         /// presented rate when the loop waits for its 60 Hz timer).
-        let workFPS: Double
-        let active: Bool
-        let phase: String
-        let framesWritten: Int
-        let dropped: Int
+        var workFPS: Double { Self.number(line["fps"]) }
+        var active: Bool { recording["active"] as? Bool == true }
+        var phase: String { recording["phase"] as? String ?? "" }
+        var framesWritten: Int { Int(Self.number(recording["framesWritten"])) }
+        var dropped: Int { Int(Self.number(recording["dropped"])) }
         /// Frames handed to the recorder, and the loop's seconds spent handing them over.
-        let offered: Int
-        let offerSeconds: Double
+        var offered: Int { Int(Self.number(recording["offered"])) }
+        var offerSeconds: Double { Self.number(recording["offerSeconds"]) }
         /// Frames are being taken (between R and R; the encoder may finish later).
-        let taking: Bool
+        var taking: Bool { recording["taking"] as? Bool == true }
     }
 
-    static func statsLines(_ url: URL) -> [StatsLine] {
-        LiveAudioWindowTests.statsLines(url).compactMap { o in
-            guard let t = o["t"] as? Double, let frames = o["frames"] as? Int, let fps = o["fps"] as? Double,
-                  let r = o["recording"] as? [String: Any], let active = r["active"] as? Bool,
-                  let phase = r["phase"] as? String, let written = r["framesWritten"] as? Int,
-                  let dropped = r["dropped"] as? Int, let offered = r["offered"] as? Int,
-                  let offerSeconds = (r["offerSeconds"] as? Double) ?? (r["offerSeconds"] as? Int).map(Double.init),
-                  let taking = r["taking"] as? Bool else { return nil }
-            return StatsLine(t: t, frames: frames, workFPS: fps, active: active, phase: phase,
-                             framesWritten: written, dropped: dropped, offered: offered, offerSeconds: offerSeconds, taking: taking)
-        }
-    }
+    static func statsLines(_ url: URL) -> [StatsLine] { LiveAudioWindowTests.statsLines(url).compactMap(StatsLine.init) }
 
     /// Frames presented per second between two stats lines.
     static func rate(_ lines: ArraySlice<StatsLine>) -> (frames: Int, seconds: Double) {
@@ -63,18 +65,15 @@ struct LiveRecordingTests {
     /// depend on what else the machine runs).
     @Test func recordingFiveSecondsNeverBlocksTheLiveLoopAndGivesAPlayableVideo() throws {
         // A display of its own: other window tests press keys on the shared one.
-        let own = PrivateDisplay()
-        let display = try #require(own?.display ?? TestDisplay.display, "Xvfb is needed (scripts/test installs it)")
-        let home = makeTempDir("live-recording")
-        defer { try? FileManager.default.removeItem(at: home) }
-        let stats = home.appendingPathComponent("stats.jsonl")
-        let videos = home.appendingPathComponent("videos")
+        let home = try WindowTestHome("live-recording", ownDisplay: true)
+        let display = home.display
+        let stats = home.file("stats.jsonl")
+        let videos = home.file("videos")
         // A modest size on 2 shared cores; no governor, so a slower loop shows
         // up as a lower frame rate rather than as fewer agents.
         let app = try AppProcess(["--no-session", "--no-audio", "--no-governor", "--size", "640x360", "--field", "640x360",
                                   "--agents", "60000", "--stats", stats.path],
-                                 environment: ["DISPLAY": display, "XDG_STATE_HOME": home.path, "XDG_DATA_HOME": home.path,
-                                               "XDG_CONFIG_HOME": home.path, "XDG_VIDEOS_DIR": videos.path])
+                                 environment: home.environment(["XDG_VIDEOS_DIR": videos.path]))
         defer { app.stop() }
         let env = ["DISPLAY": display]
         try #require(poll(seconds: 60) { !Self.statsLines(stats).isEmpty || !app.isRunning } && app.isRunning,

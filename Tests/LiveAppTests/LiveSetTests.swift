@@ -38,6 +38,8 @@ import Testing
             image.fill(RGBColor(r: 200, g: 100, b: 50))
         }
 
+        deinit { live.shutdown() }
+
         func apply(_ a: AppAction) {
             for e in model.handle(a) { for b in live.perform(e) { apply(b) } }
         }
@@ -54,16 +56,14 @@ import Testing
         }
 
         func settle() {
-            _ = libraryPoll(seconds: 10) { live.worker.isIdle }
+            _ = poll(seconds: 10) { live.worker.isIdle }
             frame()
         }
     }
 
     @Test func screenshotKeyWritesThePNGOfTheFrameShown() throws {
         let dir = LibraryTestDir()
-        defer { dir.remove() }
         let loop = Loop(dir: dir)
-        defer { loop.live.shutdown() }
         loop.frame()
         loop.apply(KeyMap.action(for: KeyPress(key: .letter("p")), textFocused: false)!)
         loop.frame()
@@ -76,9 +76,7 @@ import Testing
 
     @Test func blackoutDarkensTheOutputAndReturns() {
         let dir = LibraryTestDir()
-        defer { dir.remove() }
         let loop = Loop(dir: dir)
-        defer { loop.live.shutdown() }
         loop.apply(.live(.toggleBlackout))
         loop.frame()
         let early = loop.image.pixel(x: 0, y: 0)
@@ -92,9 +90,7 @@ import Testing
 
     @Test func savingWritesTheThumbnailFromTheNextFrame() throws {
         let dir = LibraryTestDir()
-        defer { dir.remove() }
         let loop = Loop(dir: dir)
-        defer { loop.live.shutdown() }
         loop.apply(.library(.saveToSlot(0, name: "Thumb")))
         loop.frame()
         loop.settle()
@@ -105,12 +101,10 @@ import Testing
 
     @Test func recordKeyStartsAndStopsARecordingOfTheFrames() {
         let dir = LibraryTestDir()
-        defer { dir.remove() }
         let loop = Loop(dir: dir)
-        defer { loop.live.shutdown() }
         loop.apply(.live(.toggleRecording))
         for _ in 0..<60 {  // 1 s at 60 fps → 30 video frames (paced like a real-time loop: no drops)
-            _ = libraryPoll(seconds: 10) { loop.live.recorder.pendingFrames < loop.live.recorder.queueFrames }
+            _ = poll(seconds: 10) { loop.live.recorder.pendingFrames < loop.live.recorder.queueFrames }
             loop.frame()
         }
         #expect(loop.live.recorder.status.isActive)
@@ -125,9 +119,7 @@ import Testing
 
     @Test func aRecordingMadeWhileTheGovernorLoweredTheResolutionSaysSo() {
         let dir = LibraryTestDir()
-        defer { dir.remove() }
         let loop = Loop(dir: dir)
-        defer { loop.live.shutdown() }
         loop.apply(.live(.toggleRecording))
         loop.frame(resolution: 0.55)
         #expect(loop.model.notices.items.contains { $0.text.hasPrefix("Recording 48x27: the governor had lowered the resolution to 55 %") },
@@ -142,9 +134,7 @@ import Testing
 
     @Test func aRecordingAtFullSizeSaysNothingAboutTheGovernor() {
         let dir = LibraryTestDir()
-        defer { dir.remove() }
         let loop = Loop(dir: dir)
-        defer { loop.live.shutdown() }
         loop.apply(.live(.toggleRecording))
         loop.frame()
         loop.apply(.live(.toggleRecording))

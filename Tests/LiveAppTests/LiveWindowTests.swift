@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The real `physarum` window under Xvfb (software GL).
 @Suite(.serialized) struct LiveWindowTests {
@@ -37,12 +38,10 @@ import Testing
     }
 
     @Test func editsSurviveKill9() throws {
-        let display = try #require(TestDisplay.display, "Xvfb is needed (scripts/test installs it)")
-        let home = makeTempDir("session")
-        defer { try? FileManager.default.removeItem(at: home) }
-        let state = home.appendingPathComponent("state.json")
-        let env: [String: String?] = ["DISPLAY": display, "XDG_STATE_HOME": home.path, "XDG_CONFIG_HOME": home.path,
-                                      "XDG_DATA_HOME": home.path]
+        let home = try WindowTestHome("session", ownDisplay: true)
+        let display = home.display
+        let state = home.file("state.json")
+        let env = home.environment()
         let args = ["--no-audio", "--agents", "20000", "--state-file", state.path, "--size", "1200x700"]
         let first = try AppProcess(args, environment: env)
         #expect(poll(seconds: 60) { Self.stateParams(state) != nil }, "the app writes its state: \(first.stderr)")
@@ -56,7 +55,7 @@ import Testing
             return edited.map { !NSDictionary(dictionary: $0).isEqual(to: before) } ?? false
         }, "pressing M changed the parameters")
         let editedParams = try #require(edited)
-        let sessionFile = home.appendingPathComponent("physarum/session.json")
+        let sessionFile = home.file("physarum/session.json")
         #expect(poll(seconds: 10) {
             guard let d = try? Data(contentsOf: sessionFile),
                   let o = try? JSONSerialization.jsonObject(with: d) as? [String: Any],
@@ -96,11 +95,10 @@ import Testing
     /// is asking for the editor's own display: the projector opens as a
     /// window in the bottom-right quarter, says so, and the editor stays in view.
     @Test func projectorOnTheEditorsDisplayDoesNotCoverIt() throws {
-        let display = try #require(TestDisplay.display, "Xvfb is needed (scripts/test installs it)")
-        let home = makeTempDir("output")
-        defer { try? FileManager.default.removeItem(at: home) }
-        let env: [String: String?] = ["DISPLAY": display, "XDG_STATE_HOME": home.path]
-        let stats = home.appendingPathComponent("stats.jsonl")
+        let home = try WindowTestHome("output")
+        let display = home.display
+        let env = home.environment()
+        let stats = home.file("stats.jsonl")
         func run(_ extra: [String]) throws -> (ScreenShot, String, String) {
             try? FileManager.default.removeItem(at: stats)
             let app = try AppProcess(["--no-session", "--no-audio", "--agents", "20000", "--size", "1280x720",

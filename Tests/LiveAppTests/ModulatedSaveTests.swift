@@ -59,7 +59,6 @@ import Testing
 
     @Test func savingWhileRoutesDriveTheLookSavesTheBase() throws {
         let dir = LibraryTestDir()
-        defer { dir.remove() }
         let routes = [
             Route(source: .bass, target: .parameter(.exposure), mode: .level, depth: 1),
             Route(source: .full, target: .allSpecies(.moveSpeed), mode: .transient, depth: 1),
@@ -80,7 +79,7 @@ import Testing
         // Save while the music keeps playing, through the library action.
         loop.apply(.library(.saveToSlot(2, name: "Mid-drop")))
         for k in 20..<24 { loop.frame(Self.loud(Double(k) / 60)) }
-        #expect(libraryPoll(seconds: 10) { loop.live.worker.isIdle })
+        #expect(poll(seconds: 10) { loop.live.worker.isIdle })
         loop.frame(Self.loud(24.0 / 60))
         #expect(loop.model.base == base, "modulation never changes the base")
 

@@ -39,7 +39,6 @@ final class NoticeRig: PanelDriving {
 
     @Test func anExportErrorShowsOnTopOfTheLibraryPanelAndStays() throws {
         let dir = LibraryTestDir()
-        defer { dir.remove() }
         try HeadlessImGui.run { ui in
             let rig = NoticeRig(dir: dir.path)
             ui.frames(2, rig.draw)
@@ -69,7 +68,6 @@ final class NoticeRig: PanelDriving {
 
     @Test func theWindowListsTheWholeHistory() throws {
         let dir = LibraryTestDir()
-        defer { dir.remove() }
         try HeadlessImGui.run { ui in
             let rig = NoticeRig(dir: dir.path)
             for i in 1...29 { rig.inner.shell.dispatch(.notice("Preset skipped: broken-\(i).json: not JSON", .warning)) }

@@ -43,7 +43,6 @@ import Testing
 
     @Test func recordsAPlayableVideoOfTheRightLength() throws {
         let dir = LibraryTestDir()
-        defer { dir.remove() }
         let folder = dir.path + "/videos"
         let r = Recorder(fps: 30, queueFrames: 6, directory: { folder })
         let (w, h) = (161, 91)  // odd sizes: the video is cropped to even ones
@@ -52,7 +51,7 @@ import Testing
         // A real loop runs in real time; here the producer waits for room only
         // so that this test is about duration, not drops (see the next test).
         for n in 0..<180 {
-            _ = libraryPoll(seconds: 20) { r.pendingFrames < r.queueFrames }
+            _ = poll(seconds: 20) { r.pendingFrames < r.queueFrames }
             r.offer(Self.frame(n, width: w, height: h), width: w, height: h, time: Double(n) / 60)
         }
         r.stop()
@@ -87,14 +86,13 @@ import Testing
     /// write() (until `sink.gate` is signalled).
     func withStalledEncoder(_ body: (Recorder, StalledSink, [UInt8], Int, Int) throws -> Void) throws {
         let dir = LibraryTestDir()
-        defer { dir.remove() }
         let sink = StalledSink()
         let r = Recorder(fps: 30, queueFrames: 4, directory: { dir.path }, makeSink: { _ in sink })
         let (w, h) = (64, 36)
         let px = Self.frame(0, width: w, height: h)
         r.start(width: w, height: h)
         r.offer(px, width: w, height: h, time: 0)
-        #expect(libraryPoll(seconds: 10) { sink.blocked.load(ordering: .acquiring) })
+        #expect(poll(seconds: 10) { sink.blocked.load(ordering: .acquiring) })
         try body(r, sink, px, w, h)
     }
 
@@ -109,7 +107,7 @@ import Testing
             // The encoder catches up; the next frame is repeated over the gap, so
             // the video keeps the live timing: frames 0…30 → 31 frames written.
             sink.gate.signal()
-            #expect(libraryPoll(seconds: 10) { sink.writes.load(ordering: .relaxed) == 4 })
+            #expect(poll(seconds: 10) { sink.writes.load(ordering: .relaxed) == 4 })
             r.offer(px, width: w, height: h, time: 30.0 / 30)
             r.stop()
             #expect(r.waitUntilFinished(timeout: 10))
@@ -146,10 +144,9 @@ import Testing
 
     @Test func missingFFmpegIsANoticeAndTheLoopGoesOn() throws {
         let dir = LibraryTestDir()
-        defer { dir.remove() }
         let r = Recorder(fps: 30, directory: { dir.path }, makeSink: { FFmpegSink(spec: $0, environment: ["PATH": dir.path + "/nobin"]) })
         r.start(width: 32, height: 32)
-        #expect(libraryPoll(seconds: 10) { r.status.phase == .idle && !r.isRecording })
+        #expect(poll(seconds: 10) { r.status.phase == .idle && !r.isRecording })
         r.offer([UInt8](repeating: 0, count: 32 * 32 * 4), width: 32, height: 32, time: 0)  // ignored, no crash
         #expect(r.waitUntilFinished(timeout: 10))
         let notes = Self.noticeTexts(r)
@@ -162,14 +159,13 @@ import Testing
 
     @Test func aFullDiskStopsTheRecordingWithANotice() throws {
         let dir = LibraryTestDir()
-        defer { dir.remove() }
         // /dev/full fails every write with ENOSPC, as a full disk does.
         let r = Recorder(fps: 30, queueFrames: 4, directory: { dir.path },
                          makeSink: { spec in FFmpegSink(spec: RecordingSpec(path: "/dev/full", width: spec.width, height: spec.height, fps: spec.fps)) })
         let (w, h) = (320, 180)
         r.start(width: w, height: h)
         var n = 0
-        let stopped = libraryPoll(seconds: 60) {
+        let stopped = poll(seconds: 60) {
             r.offer(Self.frame(n, width: w, height: h), width: w, height: h, time: Double(n) / 30)
             n += 1
             return !r.isRecording

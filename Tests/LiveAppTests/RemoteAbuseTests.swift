@@ -3,6 +3,7 @@ import Foundation
 import LiveCore
 import Synchronization
 import Testing
+import TestSupport
 
 /// Attacks on a headless host from raw sockets in the test process. During
 /// each, the host must keep rendering on its schedule: its frame thread

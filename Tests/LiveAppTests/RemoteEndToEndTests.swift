@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Two real processes on loopback: a headless host and scripted remotes.
 @Suite(.serialized) struct RemoteEndToEndTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 
 /// The lockout attack on a headless host with a token: 20 sockets from the
 /// same address as the real remote keep reopening and each sends its hello

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Remote control through the real window under Xvfb: the window as a host,
 /// and the window as a remote editor (a real key press mirrored to the host).
@@ -35,7 +36,9 @@ import Testing
     }
 
     @Test func theWindowAsARemoteMirrorsAKeyPressToTheHost() throws {
-        let display = try #require(TestDisplay.display, "Xvfb is needed (scripts/test installs it)")
+        // A display of its own: on the shared one another test's window can take the key press.
+        let own = try WindowTestHome("remote-window", ownDisplay: true)
+        let display = own.display
         let fx = try RemoteFixture()
         let host = try fx.startHost(extra: ["--preset", "beta"])
         defer { host.process.stop() }

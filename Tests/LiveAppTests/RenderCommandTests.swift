@@ -2,6 +2,7 @@ import Engine
 import Foundation
 import Testing
 @testable import LiveApp
+import TestSupport
 
 /// `physarum render` and `physarum presets` as a user runs them.
 @Suite struct RenderCommandTests {
@@ -56,10 +57,7 @@ import Testing
     }
 
     @Test func videoGoesThroughFFmpeg() throws {
-        guard VideoEncoder.findExecutable("ffmpeg") != nil, VideoEncoder.findExecutable("ffprobe") != nil else {
-            Issue.record("ffmpeg is not installed (scripts/test installs it)")
-            return
-        }
+        guard AudioRenderTests.hasFFmpeg() else { return }
         let out = makeTempDir().path + "/clip.mp4"
         let r = try PhysarumProcess.run(["render"] + Self.small + ["--frames", "6", "--out", out])
         #expect(r.status == 0, "\(r.stderr)")

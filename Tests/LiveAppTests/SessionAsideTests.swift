@@ -19,10 +19,8 @@ import Testing
     /// taken, the session is truncated JSON. The app starts, keeps every file
     /// byte for byte, and puts the broken session under a fresh name.
     @Test func takenAsideNamesAreNeverReplaced() throws {
-        let display = try #require(TestDisplay.display, "Xvfb is needed (scripts/test installs it)")
-        let home = makeTempDir("session-aside")
-        defer { try? FileManager.default.removeItem(at: home) }
-        let state = home.appendingPathComponent("physarum")
+        let home = try WindowTestHome("session-aside")
+        let state = home.file("physarum")
         try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
         let now = Int(Date().timeIntervalSince1970)
         for t in now...(now + 60) {
@@ -32,8 +30,7 @@ import Testing
         try broken.write(to: state.appendingPathComponent("session.json"))
         let before = Self.files(state)
         let app = try AppProcess(["--no-audio", "--agents", "2000", "--size", "320x200", "--field", "320x200", "--quit-after", "3"],
-                                 environment: ["DISPLAY": display, "XDG_STATE_HOME": home.path, "XDG_CONFIG_HOME": home.path,
-                                               "XDG_DATA_HOME": home.path])
+                                 environment: home.environment())
         defer { app.stop() }
         #expect(app.wait(seconds: 90) == 0, "\(app.stderr)")
         let after = Self.files(state)
@@ -51,16 +48,13 @@ import Testing
     /// When the broken file cannot be moved (here: it is a directory, which
     /// link(2) refuses), the app says so as an error and saves no session.
     @Test func aFailedMoveStopsAutosaveWithAnError() throws {
-        let display = try #require(TestDisplay.display, "Xvfb is needed (scripts/test installs it)")
-        let home = makeTempDir("session-stuck")
-        defer { try? FileManager.default.removeItem(at: home) }
-        let state = home.appendingPathComponent("physarum")
+        let home = try WindowTestHome("session-stuck")
+        let state = home.file("physarum")
         let session = state.appendingPathComponent("session.json")
         try FileManager.default.createDirectory(at: session, withIntermediateDirectories: true)
         try Data("inside\n".utf8).write(to: session.appendingPathComponent("keep.txt"))
         let app = try AppProcess(["--no-audio", "--agents", "2000", "--size", "320x200", "--field", "320x200", "--quit-after", "3"],
-                                 environment: ["DISPLAY": display, "XDG_STATE_HOME": home.path, "XDG_CONFIG_HOME": home.path,
-                                               "XDG_DATA_HOME": home.path])
+                                 environment: home.environment())
         defer { app.stop() }
         #expect(app.wait(seconds: 90) == 0, "\(app.stderr)")
         #expect(app.stderr.contains("could not be moved aside"), "\(app.stderr)")

@@ -1,5 +1,6 @@
 import Engine
 import Foundation
+import TestSupport
 import Testing
 @testable import LiveApp
 @testable import LiveCore

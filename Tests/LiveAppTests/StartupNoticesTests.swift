@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Problems found at start-up reach the user, however many there are: the
 /// real window under Xvfb with a presets folder of broken files.
@@ -10,10 +11,8 @@ import Testing
     }
 
     @Test func twentyNineBrokenPresetFilesGiveTwentyNineNotices() throws {
-        let display = try #require(TestDisplay.display, "Xvfb is needed (scripts/test installs it)")
-        let home = makeTempDir("notices")
-        defer { try? FileManager.default.removeItem(at: home) }
-        let configs = home.appendingPathComponent("configs")
+        let home = try WindowTestHome("notices")
+        let configs = home.file("configs")
         let presets = configs.appendingPathComponent("presets")
         try FileManager.default.createDirectory(at: presets, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: Self.repoConfigs.appendingPathComponent("audio"), to: configs.appendingPathComponent("audio"))
@@ -22,10 +21,9 @@ import Testing
             let text = i % 2 == 0 ? "{ not json \(i)" : #"{"format": 1, "id": "b\#(i)", "name": 5}"#
             try Data(text.utf8).write(to: presets.appendingPathComponent(String(format: "broken-%02d.json", i)))
         }
-        let state = home.appendingPathComponent("state.json")
+        let state = home.file("state.json")
         let app = try AppProcess(["--no-session", "--no-audio", "--agents", "20000", "--state-file", state.path],
-                                 environment: ["DISPLAY": display, "PHYSARUM_CONFIG_DIR": configs.path, "XDG_STATE_HOME": home.path,
-                                               "XDG_DATA_HOME": home.path, "XDG_CONFIG_HOME": home.path])
+                                 environment: home.environment(["PHYSARUM_CONFIG_DIR": configs.path]))
         defer { app.stop() }
         var notices: [String: Any] = [:]
         #expect(poll(seconds: 60) {

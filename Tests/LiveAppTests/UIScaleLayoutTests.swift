@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The real window under Xvfb at UI scales 1× to 3×: every control of the
 /// parameter editor that the app reports is inside the window, overlaps no
@@ -20,13 +21,11 @@ import Testing
 
     @Test(arguments: [1.0, 1.5, 2.0, 3.0])
     func noControlOverlapsAnotherOrLeavesTheWindow(scale: Double) throws {
-        let display = try #require(TestDisplay.display, "Xvfb is needed (scripts/test installs it)")
-        let home = makeTempDir("scale")
-        defer { try? FileManager.default.removeItem(at: home) }
-        let state = home.appendingPathComponent("state.json")
+        let home = try WindowTestHome("scale")
+        let state = home.file("state.json")
         let app = try AppProcess(["--no-session", "--no-audio", "--agents", "20000", "--size", "1280x720",
                                   "--ui-scale", String(scale), "--state-file", state.path],
-                                 environment: ["DISPLAY": display, "XDG_STATE_HOME": home.path, "XDG_CACHE_HOME": home.path])
+                                 environment: home.environment(["XDG_CACHE_HOME": home.url.path]))
         defer { app.stop() }
         var controls: [String: Any] = [:]
         #expect(poll(seconds: 60) {
@@ -54,7 +53,7 @@ import Testing
             }
         }
         #expect(overlaps.isEmpty, "at \(scale)×: \(overlaps.prefix(10))")
-        let shot = try ScreenShot.take(display: display)
+        let shot = try ScreenShot.take(display: home.display)
         #expect(shot.width == 1280 && shot.height == 720)
         app.signal(SIGTERM)
         #expect(app.wait(seconds: 30) == 0)

@@ -92,7 +92,7 @@ import Testing
 
     @Test(arguments: [
         ("{\"format\":1,\"name\":\"a\",\"params\":{},\"extra\":1}", "extra", "unknown key"),
-        ("{\"format\":2,\"name\":\"a\",\"params\":{}}", "format", "unsupported preset format 2"),
+        ("{\"format\":2,\"name\":\"a\",\"params\":{}}", "format", "unsupported format 2"),
         ("{\"format\":1,\"params\":{}}", "(top level)", "missing required field 'name'"),
         ("{\"format\":1,\"name\":\"a\",\"params\":{\"no.such\":1}}", "params.no.such", "unknown parameter id"),
         ("[1,2]", "(top level)", "expected an object"),

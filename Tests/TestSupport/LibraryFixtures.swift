@@ -2,8 +2,9 @@ import Engine
 import Foundation
 import LiveCore
 
-/// A fresh temporary directory for one library/capture test.
-public struct LibraryTestDir: Sendable {
+/// A fresh temporary directory for one library/capture test, removed when
+/// the value is released.
+public final class LibraryTestDir: Sendable {
     public let path: String
 
     public init() {
@@ -26,14 +27,18 @@ public struct LibraryTestDir: Sendable {
     public func read(_ name: String) -> Data? { FileManager.default.contents(atPath: file(name)) }
     public func names(_ sub: String = "") -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: file(sub))) ?? []).sorted() }
     public func remove() { try? FileManager.default.removeItem(atPath: path) }
+
+    deinit { remove() }
 }
 
-/// Polls `condition` every 2 ms until it holds or `seconds` pass; true when it held.
-public func libraryPoll(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+/// Polls `condition` every `every` seconds until it holds or `seconds`
+/// pass; true when it held. Tests wait with this, never with a fixed sleep.
+@discardableResult
+public func poll(seconds: Double, every: Double = 0.01, _ condition: () throws -> Bool) rethrows -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if try condition() { return true }
-        usleep(2_000)
+        usleep(useconds_t(every * 1_000_000))
     }
     return try condition()
 }

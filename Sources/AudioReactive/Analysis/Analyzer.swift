@@ -45,6 +45,7 @@ public final class Analyzer {
     private var lowTrigger: Float = 0
     private var lowHopsLeft = 0
     private var support: [Float] = Array(repeating: 0, count: AudioSourceID.count)
+    private var fusion: OnsetFusion
 
     /// Flux compares each group with its loudest value (max-filtered across
     /// the neighbouring groups) in the frames `fluxLag` … `fluxLag +
@@ -56,9 +57,7 @@ public final class Analyzer {
     static let fluxEpsilon: Float = 1e-9
     /// How far back the onset threshold looks, seconds.
     static let onsetWindowSeconds = 0.75
-    /// `full` also fires on an onset in this band or a higher one…
-    static let firstTriggerBand = AudioSourceID.mid.index
-    /// …at this fraction of the band's strength (a hat is not a downbeat).
+    /// Weight of a `lowMid` onset in `full` (a fraction of its strength).
     static let triggerWeight: Float = 0.5
     /// A `lowMid` onset waits this many hops for its neighbour (below).
     static let supportHops = 2
@@ -128,6 +127,7 @@ public final class Analyzer {
         flux = Array(repeating: 0, count: n)
         derived = Derived(s, layout.hopSeconds)
         beats = BeatTracker(hopSeconds: layout.hopSeconds)
+        fusion = OnsetFusion(hopSeconds: layout.hopSeconds, thresholdHops: windowHops)
     }
 
     deinit {
@@ -183,6 +183,7 @@ public final class Analyzer {
         sampleCount += Int64(count)
         let quiet = Float(Double(historyLength) / layout.sampleRate)
         for s in 0..<onsets.count { onsets[s].suppress(seconds: quiet) }
+        fusion.suppress(seconds: quiet)
     }
 
     private func runHop() -> AudioFeatures {
@@ -191,7 +192,7 @@ public final class Analyzer {
             let n = layout.windows[w]
             plans[w].powerSpectrum(samples: history + (writePos + len - n), window: windows[w], power: powers[w])
         }
-        var tonalPower: Float = 0, totalPower: Float = 0
+        var tonalPower: Float = 0, totalPower: Float = 0, upperPower: Float = 0
         for s in 0..<AudioSourceID.count {
             let b = map.levelBins[s]
             let p = powers[b.window]
@@ -205,10 +206,12 @@ public final class Analyzer {
             } else {
                 noiseLike[s] = Self.isFlat(p, b.lo, b.hi, sum: sum)
                 totalPower += power
+                if s >= AudioSourceID.lowMid.index { upperPower += power }
                 if !noiseLike[s] { tonalPower += power }
             }
         }
         computeFlux()
+        fusion.beginHop(bandDb: bandDb, upperPower: upperPower)
 
         let d = derived
         let dt = Float(layout.hopSeconds)
@@ -228,12 +231,15 @@ public final class Analyzer {
             let ag = d.autoGain ? autoGains[s].process(db: db, open: state == .open && gates[s].isEstablished, dt: dt, adaptation: d.adaptation) : 0
             let x = max(0, min(1, (db + ag + 60) / 60))
             let env = envelopes[s].process(x, attack: d.attack, release: d.release)
-            // `full` (last) also fires on an onset in `mid` … `brilliance`: a hit
-            // confined to a few bands (a hat, a ghost note) barely moves the
-            // broadband mean. The lower bands, whose 47 Hz bins hold whole
-            // chords that beat, reach `full` only through the broadband flux.
+            // `full` (last) also fires on band onsets and rises of the upper
+            // level (`OnsetFusion`), and on a `lowMid` onset that `bass` or `mid`
+            // backs; `sub` and `bass` alone, whose few wide bins beat, never fire it.
             let isFull = s == AudioSourceID.full.index
             if !isFull { support[s] = onsets[s].support(flux: flux[s], tuning: d.onset) }
+            if isFull, let t = fusion.fullTrigger(support: onsets[s].support(flux: flux[s], tuning: d.onset),
+                                                  gateOpen: state != .closed, dt: dt, tuning: d.onset) {
+                bandTrigger = max(bandTrigger ?? 0, t)
+            }
             if isFull && lowHopsLeft > 0 {
                 if max(support[AudioSourceID.bass.index], support[AudioSourceID.mid.index]) >= Self.neighbourSupport {
                     bandTrigger = max(bandTrigger ?? 0, lowTrigger)
@@ -249,8 +255,8 @@ public final class Analyzer {
                 lowTrigger = lowHopsLeft > 0 ? max(lowTrigger, weight) : weight
                 lowHopsLeft = Self.supportHops + 1
             }
-            if fired && !isFull && s >= Self.firstTriggerBand {
-                bandTrigger = max(bandTrigger ?? 0, onsets[s].transient * Self.triggerWeight)
+            if fired && !isFull {
+                fusion.bandOnset(s, strength: onsets[s].ownStrength, transient: onsets[s].transient, db: bandDb[s])
             }
             if isFull { fullFired = fired }
             if isFull {

@@ -18,6 +18,8 @@ public struct BeatFeatures: Sendable, Hashable {
     public var barPulse: Float = 0
     /// Beats since the last downbeat, 0…3.
     public var beatInBar = 0
+    /// The tempo is held (a lock, or a tempo set from outside).
+    public var held = false
 
     public init() {}
 }
@@ -32,6 +34,8 @@ public enum BeatCommand: Sendable, Hashable {
     case lock(Bool)
     /// The next beat is a downbeat.
     case resetBar
+    /// Sets the tempo in BPM from outside (OSC) and holds it like a lock.
+    case setTempo(Float)
 }
 
 /// A causal beat tracker on a broadband onset-detection function (one value
@@ -43,7 +47,11 @@ public enum BeatCommand: Sendable, Hashable {
 ///   window of the last 1024 frames (5.5 s).
 /// - Every 48 frames (0.26 s) the tempo is re-estimated: the autocorrelation
 ///   of the mean-removed window, combed over 1–4 beat periods (weights 1/m)
-///   plus half a period (weight 0.5), and weighted by a log-normal tempo preference around 120 BPM (one
+///   plus half a period (weight 1.5: a beat of 4/4 music is divided in two, so
+///   a dotted alias — two thirds of the tempo, whose half falls between the
+///   eighths — loses to the true beat; a fast break may still be heard at
+///   half tempo), and
+///   weighted by a log-normal tempo preference around 120 BPM (one
 ///   octave), picks the period in 60–200 BPM, refined by a parabola. A new
 ///   tempo more than 4 % away replaces the current one only when two
 ///   estimates in a row agree on it. Confidence is the normalised
@@ -69,7 +77,7 @@ public struct BeatTracker: Sendable {
     static let preferredBPM: Double = 120
     static let minConfidence: Float = 0.08
     static let pulseDecaySeconds: Double = 0.1
-    static let subdivisionWeight: Float = 0.5
+    static let subdivisionWeight: Float = 1.5
 
     private let hopsPerFrame: Int
     private let frameSeconds: Double
@@ -148,6 +156,7 @@ public struct BeatTracker: Sendable {
             f.tempo = Float(60 / (period * hopSeconds))
         }
         if !music { f.confidence *= pulseDecay }
+        f.held = locked
         features = f
         return f
     }
@@ -160,6 +169,11 @@ public struct BeatTracker: Sendable {
         case .half: setPeriod(period * 2, moving: true)
         case .lock(let on): locked = on && period > 0
         case .resetBar: features.beatInBar = 3
+        case .setTempo(let bpm):
+            guard bpm.isFinite, bpm > 0 else { return }
+            setPeriod(60 / (Double(bpm) * hopSeconds), moving: true)
+            locked = period > 0
+            features.confidence = max(features.confidence, 0.5)
         }
     }
 

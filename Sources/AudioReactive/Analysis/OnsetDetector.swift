@@ -27,8 +27,8 @@ public struct OnsetTuning: Sendable {
 /// the median of the last 0.75 s of flux plus `delta` plus `k` times its
 /// spread (median − 10th percentile, or 1.9 × (75th percentile − median)
 /// where the flux sits at zero) — is crossed upward to fire, at most once per
-/// refractory time; an outside `trigger` (for `full`: an onset in one of
-/// the upper bands) fires it too. The transient signal jumps to the hit strength
+/// refractory time; an outside `trigger` (for `full`: what `OnsetFusion`
+/// passes on from the bands and the upper level) fires it too. The transient signal jumps to the hit strength
 /// (1 − e^(−excess / 6 dB), 0…1), may rise for a few more hops
 /// while the flux still grows, and decays by `decay` per hop.
 /// Pure state machine, one step per hop; allocates only in `init`.

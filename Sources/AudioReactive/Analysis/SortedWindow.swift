@@ -15,6 +15,16 @@ struct SortedWindow {
         sorted = ring
     }
 
+    /// An empty window that fills up to `capacity` values before dropping any.
+    init(emptyWithCapacity capacity: Int) {
+        precondition(capacity > 0)
+        self.capacity = capacity
+        ring = []
+        ring.reserveCapacity(capacity)
+        sorted = []
+        sorted.reserveCapacity(capacity)
+    }
+
     /// Number of values held (≤ capacity).
     var count: Int { sorted.count }
 

@@ -3,7 +3,18 @@ public enum AudioSourceID: String, CaseIterable, Sendable, Codable, Hashable {
     case sub, bass, lowMid, mid, highMid, presence, brilliance, full
 
     /// Index into `AudioFeatures.sources`.
-    public var index: Int { Self.allCases.firstIndex(of: self)! }
+    public var index: Int {
+        switch self {
+        case .sub: 0
+        case .bass: 1
+        case .lowMid: 2
+        case .mid: 3
+        case .highMid: 4
+        case .presence: 5
+        case .brilliance: 6
+        case .full: 7
+        }
+    }
 
     /// Number of sources (7 bands + full).
     public static let count = 8

@@ -42,8 +42,10 @@ public final class FeatureQueue: Sendable {
 }
 
 extension AudioFeatures: RingElement {
-    // Word 0: time bits; words 1…12: (level, transient, gate) × 8 as Float pairs; word 13: onset.
-    static var wordCount: Int { 14 }
+    // Word 0: time bits; words 1…12: (level, transient, gate) × 8 as Float pairs; word 13: onset;
+    // words 14…16: the beat tracker (tempo|phase, confidence|beatPulse, barPulse|flags: beat, bar,
+    // held, beat in bar).
+    static var wordCount: Int { 17 }
 
     func store(to words: UnsafeMutablePointer<Atomic<UInt64>>) {
         words[0].store(time.bitPattern, ordering: .relaxed)
@@ -57,6 +59,12 @@ extension AudioFeatures: RingElement {
             words[1 + i].store(UInt64(bits[2 * i]) | UInt64(bits[2 * i + 1]) << 32, ordering: .relaxed)
         }
         words[13].store(onset ? 1 : 0, ordering: .relaxed)
+        func pair(_ a: UInt32, _ b: UInt32) -> UInt64 { UInt64(a) | UInt64(b) << 32 }
+        let flags = UInt32(beat.beat ? 1 : 0) | UInt32(beat.bar ? 2 : 0) | UInt32(beat.held ? 4 : 0)
+            | UInt32(truncatingIfNeeded: beat.beatInBar & 0xFF) << 8
+        words[14].store(pair(beat.tempo.bitPattern, beat.phase.bitPattern), ordering: .relaxed)
+        words[15].store(pair(beat.confidence.bitPattern, beat.beatPulse.bitPattern), ordering: .relaxed)
+        words[16].store(pair(beat.barPulse.bitPattern, flags), ordering: .relaxed)
     }
 
     init(loadingFrom words: UnsafeMutablePointer<Atomic<UInt64>>) {
@@ -71,5 +79,18 @@ extension AudioFeatures: RingElement {
             sources[s] = SourceFeatures(level: floats[3 * s], transient: floats[3 * s + 1], gate: floats[3 * s + 2])
         }
         onset = words[13].load(ordering: .relaxed) != 0
+        func halves(_ w: UInt64) -> (UInt32, UInt32) { (UInt32(truncatingIfNeeded: w), UInt32(truncatingIfNeeded: w >> 32)) }
+        let (tempo, phase) = halves(words[14].load(ordering: .relaxed))
+        let (confidence, beatPulse) = halves(words[15].load(ordering: .relaxed))
+        let (barPulse, flags) = halves(words[16].load(ordering: .relaxed))
+        beat.tempo = Float(bitPattern: tempo)
+        beat.phase = Float(bitPattern: phase)
+        beat.confidence = Float(bitPattern: confidence)
+        beat.beatPulse = Float(bitPattern: beatPulse)
+        beat.barPulse = Float(bitPattern: barPulse)
+        beat.beat = flags & 1 != 0
+        beat.bar = flags & 2 != 0
+        beat.held = flags & 4 != 0
+        beat.beatInBar = Int(flags >> 8 & 0xFF)
     }
 }

@@ -30,6 +30,7 @@ public final class LiveAnalysis: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let featuresReady = DispatchSemaphore(value: 0)
     private let hopCount = Atomic<Int>(0)
+    private let newestHop = Atomic<UInt64>(0)
 
     /// Meters (with the spectrum) are published every this many hops (≈ 10 ms).
     static let meterEvery = 4
@@ -96,6 +97,10 @@ public final class LiveAnalysis: @unchecked Sendable {
     /// Hops analysed so far; any thread.
     public var hops: Int { hopCount.load(ordering: .relaxed) }
 
+    /// When the newest hop's features were queued (`DispatchTime` uptime
+    /// nanoseconds; 0 before the first), for the latency readout; any thread.
+    public var newestHopUptime: UInt64 { newestHop.load(ordering: .relaxed) }
+
     private func analyse() {
         var seen = -1
         var buffer = [Float](repeating: 0, count: 4096)
@@ -126,6 +131,7 @@ public final class LiveAnalysis: @unchecked Sendable {
                 }
                 if produced > 0 {
                     hopCount.add(produced, ordering: .relaxed)
+                    newestHop.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
                     sinceMeters += produced
                     if sinceMeters >= Self.meterEvery {
                         sinceMeters = 0

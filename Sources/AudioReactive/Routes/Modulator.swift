@@ -65,18 +65,21 @@ public struct Modulator: Sendable {
         let scale = Self.finite01(reactivity, upper: .infinity) * Self.finite01(fade, upper: 1)
         for i in offsets.indices { offsets[i] = 0 }
 
-        for (r, route) in routes.enumerated() {
-            let raw = Self.finite01(Double(route.source.signal(features, mode: route.mode)), upper: 1)
+        // Fields are read in place (`routes[r].x`): binding each route to a
+        // local copied the whole struct, strings and all, per route per frame.
+        for r in routes.indices {
+            let raw = Self.finite01(Double(routes[r].source.signal(features, mode: routes[r].mode)), upper: 1)
             var s = raw
-            if let ms = route.smoothing, ms > 0 {
+            if let ms = routes[r].smoothing, ms > 0 {
                 let alpha = 1 - exp(-dt / (ms / 1000))
                 s = smoothed[r] + alpha * (raw - smoothed[r])
             }
             smoothed[r] = s
-            var shaped = route.curve == 1 ? s : pow(s, route.curve)
-            if route.invert { shaped = 1 - shaped }
-            let playing = !route.muted && (!anySolo || route.solo)
-            let contribution = playing ? route.depth * scale * shaped : 0
+            let curve = routes[r].curve
+            var shaped = curve == 1 ? s : pow(s, curve)
+            if routes[r].invert { shaped = 1 - shaped }
+            let playing = !routes[r].muted && (!anySolo || routes[r].solo)
+            let contribution = playing ? routes[r].depth * scale * shaped : 0
             activity[r] = contribution
             if contribution != 0 {
                 for k in targetIndices[r] { offsets[k] += contribution }

@@ -10,10 +10,34 @@ public enum RouteSource: String, CaseIterable, Sendable, Codable, Hashable {
     case sub, bass, lowMid, mid, highMid, presence, brilliance, full, beat, bar, phase
 
     /// The band source of an analysis band.
-    public init(_ band: AudioSourceID) { self = RouteSource(rawValue: band.rawValue)! }
+    public init(_ band: AudioSourceID) {
+        switch band {
+        case .sub: self = .sub
+        case .bass: self = .bass
+        case .lowMid: self = .lowMid
+        case .mid: self = .mid
+        case .highMid: self = .highMid
+        case .presence: self = .presence
+        case .brilliance: self = .brilliance
+        case .full: self = .full
+        }
+    }
 
-    /// The analysis band, for band sources.
-    public var band: AudioSourceID? { AudioSourceID(rawValue: rawValue) }
+    /// The analysis band, for band sources (a switch, not a string look-up:
+    /// the modulator asks for it per route per frame).
+    public var band: AudioSourceID? {
+        switch self {
+        case .sub: .sub
+        case .bass: .bass
+        case .lowMid: .lowMid
+        case .mid: .mid
+        case .highMid: .highMid
+        case .presence: .presence
+        case .brilliance: .brilliance
+        case .full: .full
+        case .beat, .bar, .phase: nil
+        }
+    }
 
     /// This source's signal (0…1) in one frame's features.
     public func signal(_ f: AudioFeatures, mode: RouteMode) -> Float {

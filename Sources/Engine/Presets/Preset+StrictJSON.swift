@@ -21,7 +21,7 @@ extension Preset {
         guard var r = diagnostics.object(node, at: .root) else { return nil }
         let before = diagnostics.errors.count
         if let f = r.int("format", required: true, in: 0...Int.max), f != Preset.formatVersion {
-            diagnostics.error("unsupported preset format \(f) (this build reads format \(Preset.formatVersion))",
+            diagnostics.error("unsupported format \(f) (this build reads format \(Preset.formatVersion))",
                               at: JSONPath.root.appending("format"), position: r.object["format"]?.position ?? node.position)
         }
         let name = r.name("name", required: true, maxLength: Preset.maxNameLength)

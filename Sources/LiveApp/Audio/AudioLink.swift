@@ -2,8 +2,9 @@ import AudioReactive
 import Engine
 import Foundation
 
-/// Audio for the live loop: PulseAudio capture (or the demo groove), the
-/// analysis thread, and the features of each frame.
+/// Audio for the live loop: PulseAudio capture (or the demo groove, or a
+/// file looped in real time with `--play`), the analysis thread, and the
+/// features of each frame.
 ///
 /// Start-up: capture from `--source` (or the server default). When no server
 /// answers, the built-in demo groove plays (labelled DEMO) while capture keeps
@@ -19,6 +20,13 @@ final class AudioLink {
         case demo
         case live(String)
         case waiting(String)
+        /// `--play FILE`: the file, looped in real time.
+        case file(String)
+
+        var isFile: Bool {
+            if case .file = self { return true }
+            return false
+        }
 
         var label: String {
             switch self {
@@ -26,6 +34,7 @@ final class AudioLink {
             case .demo: "DEMO (no audio server)"
             case .live(let s): "live: \(s)"
             case .waiting(let why): "no capture: \(why)"
+            case .file(let name): "file: \(name) (looped)"
             }
         }
     }
@@ -35,6 +44,7 @@ final class AudioLink {
     private(set) var onsetsSeen = 0
     private var accumulator = FrameFeatureAccumulator()
     private var capture: LiveAnalysis?
+    /// The demo groove or `--play`'s file, played in real time.
     private var demo: LiveAnalysis?
     private var notices: [String] = []
     private var everCaptured = false
@@ -57,6 +67,10 @@ final class AudioLink {
         }
         if options.demo {
             startDemo()
+            return
+        }
+        if let path = options.play {
+            startPlayback(path)
             return
         }
         startCapture(waitSeconds: 1.5)
@@ -90,6 +104,22 @@ final class AudioLink {
         status = .demo
     }
 
+    /// Plays the file at `path` in a loop through the live analysis; a file
+    /// that cannot be played leaves audio off with a notice naming it.
+    private func startPlayback(_ path: String) {
+        do {
+            let recording = try LoopedRecording(path: path)
+            let name = URL(fileURLWithPath: path).lastPathComponent
+            let d = LiveAnalysis(source: RealtimeSource(recording, label: "file \(name)"), settings: settings)
+            d.start()
+            demo = d
+            status = .file(name)
+        } catch {
+            notices.append("--play: \(error)")
+            status = .off
+        }
+    }
+
     /// Switches capture to another source (nil = the server default) without
     /// restarting the app. Does not wait for the server: the status says
     /// "connecting" until the new stream delivers (then "live"), and the
@@ -103,7 +133,7 @@ final class AudioLink {
         capture = analysis
         accumulator.reset()
         switching = true
-        if status != .demo { status = .waiting("connecting to \(name ?? "the default source")") }
+        if status != .demo && !status.isFile { status = .waiting("connecting to \(name ?? "the default source")") }
     }
 
     /// Applies new analysis settings (from the audio config) to the running analyses.
@@ -122,7 +152,7 @@ final class AudioLink {
     /// Whether modulation should be at full strength (capture or demo running).
     var isDriving: Bool {
         switch status {
-        case .live, .demo: true
+        case .live, .demo, .file: true
         default: false
         }
     }
@@ -136,6 +166,7 @@ final class AudioLink {
             accumulator.add(f)
             if f.onset { onsetsSeen += 1 }
         }
+        lastFrameHops = accumulator.pendingHops
         // Drain the idle capture too, so its queue never backs up.
         if demo != nil { capture?.drainFeatures { _ in } }
         if case .waiting = status {
@@ -151,14 +182,15 @@ final class AudioLink {
         guard let c = capture else { return }
         let st = c.captureStatus
         switch (status, st.state) {
-        case (.demo, .capturing) where !forcedDemo:
+        case (.demo, .capturing) where !forcedDemo, (.file, .capturing):
+            let stopped = status.isFile ? status.label : "the demo groove"
             demo?.stop()
             demo = nil
             accumulator.reset()
             everCaptured = true
             switching = false
             status = .live(sourceName ?? "default source")
-            notices.append("Audio capture started (\(sourceName ?? "default source")); the demo groove stopped")
+            notices.append("Audio capture started (\(sourceName ?? "default source")); \(stopped) stopped")
         case (.live, .retrying), (.live, .connecting):
             status = .waiting(st.message ?? "capture lost")
             notices.append("Audio capture lost (\(st.message ?? "server gone")); modulation fades out until it returns")
@@ -171,6 +203,16 @@ final class AudioLink {
         default:
             break
         }
+    }
+
+    /// Hops the last `frameFeatures()` drained (a sound waited for the frame
+    /// anywhere from the newest hop to the oldest of them).
+    private(set) var lastFrameHops = 0
+
+    /// Seconds since the newest hop of the driving analysis was queued (nil before any).
+    func newestHopAge(at uptime: UInt64) -> Double? {
+        guard let t = (demo ?? capture)?.newestHopUptime, t > 0, uptime >= t else { return nil }
+        return Double(uptime - t) / 1e9
     }
 
     /// Capture health for stats and the audio panel.

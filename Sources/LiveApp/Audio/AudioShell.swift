@@ -14,6 +14,8 @@ import LiveCore
 /// and hands every `.audio` effect to `perform(_:model:)`.
 /// Main thread only.
 final class AudioShell {
+    /// The live controls' latency readout, set by the window each frame (shown in the panel's header).
+    var latencySummary: String?
     /// The pipeline whose modulator the config's routes drive.
     let pipeline: FramePipeline
     /// Capture and analysis (nil until `attach`, and in headless tests).
@@ -80,7 +82,7 @@ final class AudioShell {
     /// What the panel shows live this frame.
     var liveView: AudioLiveView {
         AudioLiveView(meters: link?.meters, capture: link?.captureStatus, status: link?.status.label ?? "audio off",
-                      activity: modulator.activity, enabled: modulator.enabled)
+                      activity: modulator.activity, enabled: modulator.enabled, latency: latencySummary)
     }
 
     /// Draws the audio panel when it is open.

@@ -11,7 +11,7 @@ import Storage
 /// around work ended by glFinish; the pass split from GL timer queries.
 enum BackendBench {
     static let scenarios: [BenchScenario] = [
-        sim("sim-8m-4k", agents: 8_000_000, 3840, 2160, steps: 10, warmup: 30),
+        sim("sim-8m-4k", agents: 8_000_000, 3840, 2160, steps: 16, warmup: 30),
         frame("frame-8m-4k", agents: 8_000_000, 3840, 2160),
         BenchScenario(name: "frame-largest-4k", summary: "the most agents that hold 60 fps at 3840x2160, all-effects (doubling, then bisection)") { o in
             try largest(o)
@@ -20,7 +20,7 @@ enum BackendBench {
 
     /// The 720p scenarios that `--backend gpu` also runs here (CPU: SimBench, RenderBench).
     static let gpuOnly: [BenchScenario] = [
-        sim("sim-1m-720p", agents: 1_000_000, 1280, 720, steps: 20, warmup: 100),
+        sim("sim-1m-720p", agents: 1_000_000, 1280, 720, steps: 16, warmup: 100),
         frame("frame-1m-720p", agents: 1_000_000, 1280, 720),
     ]
 
@@ -41,6 +41,7 @@ enum BackendBench {
         let ctx = try GLComputeContext(width: field.0, height: field.1)
         let gl = try GLBackend(field: field, output: field, params: params, seed: 1)
         gl.timesPasses = true
+        if let k = o.sortInterval { gl.sortInterval = k }
         return Rig(backend: gl, context: ctx, presenter: try GLPresenter())
     }
 
@@ -52,6 +53,8 @@ enum BackendBench {
         if let gl = r.backend as? GLBackend {
             f.append(("gpuAllocatedMiB", JSONNode.rounded(Double(gl.allocatedBytes) / 1_048_576, 1)))
             if let free = GLBackend.freeVideoMemory() { f.append(("gpuFreeMiB", JSONNode.rounded(Double(free) / 1_048_576, 1))) }
+            f.append(("deposits", .string(gl.partitionedDeposits ? "subgroup-partitioned" : "atomic")))
+            f.append(("maxStorageBlockMiB", JSONNode.rounded(Double(GLBackend.maxStorageBlockBytes()) / 1_048_576, 1)))
         }
         return f
     }
@@ -97,11 +100,7 @@ enum BackendBench {
         func one() {
             b.step(p, count: 1)
             _ = b.render(params: p, brightness: 1, into: &image)
-            if let presenter = r.presenter, let tex = b.pictureTexture, let ctx = r.context {
-                let d = ctx.window.drawableSize
-                presenter.draw(texture: tex, size: (b.outputWidth, b.outputHeight), viewport: (0, 0, d.width, d.height), drawable: d)
-                ctx.window.swap()
-            }
+            present(r)
         }
         one()
         sync(b)
@@ -115,6 +114,18 @@ enum BackendBench {
         return median(times) * 1000
     }
 
+    /// Draws the backend's picture into the context's window and swaps (GPU: timed as pass "present").
+    static func present(_ r: Rig) {
+        let b = r.backend
+        guard let presenter = r.presenter, let tex = b.pictureTexture, let ctx = r.context else { return }
+        func draw() {
+            let d = ctx.window.drawableSize
+            presenter.draw(texture: tex, size: (b.outputWidth, b.outputHeight), viewport: (0, 0, d.width, d.height), drawable: d)
+            ctx.window.swap()
+        }
+        if let gl = b as? GLBackend { gl.timePass("present", draw) } else { draw() }
+    }
+
     static func frame(_ name: String, agents: Int, _ w: Int, _ h: Int) -> BenchScenario {
         BenchScenario(name: name, summary: "one step + all-effects render + present, \(w)x\(h), \(agents / 1000)k agents (--backend)") { o in
             var p = try PresetSource.benchSetup("all-effects").params
@@ -123,17 +134,20 @@ enum BackendBench {
             let r = try rig(o, field: field, params: p)
             r.backend.step(p, count: RenderBench.warmupSteps)
             let ms = frameMs(r, p, repeats: o.repeats)
-            // One more frame for the pass split (timer queries of that frame).
+            // One more frame for the pass split (timer queries of that frame,
+            // the present included; the span minus the passes is GPU idle time).
             var image = RGBAImage(width: field.0, height: field.1)
             r.backend.step(p, count: 1)
             _ = r.backend.render(params: p, brightness: 1, into: &image)
+            present(r)
             let split = passes(r.backend, frames: 1)
+            let span = (r.backend as? GLBackend)?.passSpanMs.map { [("gpuFrameSpanMs", JSONNode.rounded($0, 4))] } ?? []
             return [("agents", .int(r.backend.agentCount)), ("width", .int(field.0)), ("height", .int(field.1)),
                     ("threads", .int(o.threads)), ("framesPerRepeat", .int(framesPerRepeat)), ("repeats", .int(o.repeats))]
                 + describe(r) + [
                     ("msPerFrame", JSONNode.rounded(ms, 3)), ("framesPerSecond", JSONNode.rounded(1000 / ms, 1)),
                     ("gpuPassMs", split),
-                ]
+                ] + span
         }
     }
 

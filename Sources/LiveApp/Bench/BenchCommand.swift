@@ -14,6 +14,8 @@ struct BenchOptions: Sendable {
     var size: (width: Int, height: Int)?
     /// The engine of the backend scenarios (`--backend cpu|gpu`).
     var backend: BackendKind = .cpu
+    /// Steps between the GPU engine's tile sorts (`--sort-interval`; nil: the engine's default, 0: never).
+    var sortInterval: Int?
 }
 
 /// One benchmark: a name and a function producing its JSON fields.
@@ -31,6 +33,7 @@ enum BenchCommand: Subcommand {
         """
         Usage: physarum bench [--scenario NAME]... [--json] [--repeats N] [--threads N]
                               [--agents N] [--size WxH] [--compare FILE] [--backend cpu|gpu]
+                              [--sort-interval N]
 
         Runs each scenario (all of them by default): a warm-up that lets the
         network form, then N timed repeats (default 5); prints the median. Build
@@ -49,6 +52,9 @@ enum BenchCommand: Subcommand {
         offscreen context (SDL's offscreen driver when no display is set);
         their lines add backend, renderer (GL_RENDERER), GPU memory and the
         per-pass GL timer-query split. Other scenarios are CPU-only.
+        --sort-interval N: steps between the GPU engine's tile sorts of the
+        agents (default 16, as the CPU engine; 0 = never), to measure what
+        sorting buys.
 
         --compare FILE: FILE is the output of an earlier `bench --json` run
         (save it with `physarum bench --json > base.json`). Each scenario then
@@ -78,6 +84,7 @@ enum BenchCommand: Subcommand {
         opts.threads = try r.int("--threads", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
         opts.agents = try r.int("--agents", in: 1...128_000_000)
         opts.size = try r.size("--size")
+        opts.sortInterval = try r.int("--sort-interval", in: 0...100_000)
         let comparePath = try r.string("--compare")
         if let b = try r.string("--backend") {
             guard let k = BackendKind(rawValue: b) else { throw UsageError("--backend: expected cpu or gpu, got '\(b)'") }

@@ -11,7 +11,7 @@ enum AnalyzeCommand: Subcommand {
     static var help: String { """
     Usage: physarum analyze (--file F | --source NAME | --default | --synth SPEC)
                             [--json] [--duration SECONDS] [--server ADDRESS]
-                            [TUNING OPTIONS]
+                            [--osc HOST:PORT [--osc-rate FPS]] [TUNING OPTIONS]
 
     Runs the analysis and prints one line per hop (128 samples = 2.67 ms at
     48 kHz). Time is the sample clock; a file gives exactly what live
@@ -41,6 +41,13 @@ enum AnalyzeCommand: Subcommand {
                        downbeat). Without --json: a compact text line per hop.
       --duration S     stop after S seconds of audio
       --server ADDRESS PulseAudio server (default: $PULSE_SERVER, then yours)
+      --osc HOST:PORT  send the features as OSC instead of printing lines (add
+                       --json to print too): one bundle per frame of the
+                       frame rule (/physarum/frame i d, /physarum/levels 8f,
+                       /physarum/transients 8f, /physarum/onset i,
+                       /physarum/beat ffiii; see docs/live-control.md). A file
+                       or synthetic signal is sent in real time.
+      --osc-rate FPS   frames a second for --osc (default 60)
 
     \(tuningHelp)
 
@@ -83,6 +90,9 @@ enum AnalyzeCommand: Subcommand {
         let synth = try r.string("--synth")
         let duration = try r.double("--duration", in: 0.001...1e7)
         let server = try r.string("--server")
+        var oscTarget: HostPort?
+        if let t = try r.string("--osc") { oscTarget = try HostPort.parse(t, option: "--osc", requireHost: true) }
+        let oscRate = try r.double("--osc-rate", in: 1...1000) ?? 60
         let settings = try readSettings(&r)
         try r.finish()
         let chosen = [file != nil, sourceName != nil, useDefault, synth != nil].filter { $0 }.count
@@ -91,7 +101,14 @@ enum AnalyzeCommand: Subcommand {
         }
         let input: Input = file.map { .file($0) } ?? synth.map { .synth($0) } ?? .source(sourceName)
         if case .synth = input, duration == nil { throw UsageError("--synth needs --duration SECONDS") }
-        let out = FeatureLineWriter(json: json)
+        var bridge: OSCBridge?
+        if let oscTarget {
+            var paced = true
+            if case .source = input { paced = false }
+            do { bridge = try OSCBridge(target: oscTarget, rate: oscRate, paced: paced) } catch { throw RuntimeFailure("--osc: \(error)") }
+        }
+        let out = FeatureLineWriter(json: json, print: bridge == nil || json, bridge: bridge)
+        defer { bridge?.finish() }
         switch input {
         case .file(let path):
             let source: FileSource
@@ -180,11 +197,20 @@ enum AnalyzeCommand: Subcommand {
 /// Writes one line per hop to standard output (buffered; flushed in batches).
 final class FeatureLineWriter {
     let json: Bool
+    /// Print lines (off for `--osc` without `--json`).
+    let printing: Bool
+    /// The OSC feature stream (`--osc`), fed every hop.
+    let bridge: OSCBridge?
 
-    init(json: Bool) { self.json = json }
+    init(json: Bool, print printing: Bool = true, bridge: OSCBridge? = nil) {
+        self.json = json
+        self.printing = printing
+        self.bridge = bridge
+    }
 
     func write(_ f: AudioFeatures) {
-        print(json ? Self.jsonLine(f) : Self.textLine(f))
+        bridge?.add(f)
+        if printing { print(json ? Self.jsonLine(f) : Self.textLine(f)) }
     }
 
     func flush() { fflush(nil) }

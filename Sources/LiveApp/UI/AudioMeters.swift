@@ -14,6 +14,8 @@ struct AudioLiveView {
     var activity: [Double]
     /// Whether the modulator's master switch is on.
     var enabled: Bool
+    /// The sound → picture latency readout (capture + analysis + frame + offset), when known.
+    var latency: String? = nil
 }
 
 /// The spectrum and the band meters of the audio panel, drawn with the window

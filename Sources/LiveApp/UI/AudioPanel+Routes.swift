@@ -32,13 +32,13 @@ extension AudioPanel {
         if routes.isEmpty { UI.textDisabled("No routes: sound does not move the picture.") }
         for (i, r) in routes.enumerated() {
             UI.pushID("route\(i)")
-            routeRow(i, r, activity: i < live.activity.count ? live.activity[i] : 0, dispatch)
+            routeRow(i, r, activity: i < live.activity.count ? live.activity[i] : 0, model, dispatch)
             UI.popID()
             UI.separator()
         }
     }
 
-    private mutating func routeRow(_ i: Int, _ r: Route, activity: Double, _ dispatch: (AppAction) -> Void) {
+    private mutating func routeRow(_ i: Int, _ r: Route, activity: Double, _ model: AppModel, _ dispatch: (AppAction) -> Void) {
         let k = "route:\(i):"
         // Line 1: mute, solo, source, mode, duplicate, remove.
         var muted = r.muted
@@ -80,6 +80,7 @@ extension AudioPanel {
         let depthSpec = PreciseSlider.Spec(min: Route.depthRange.lowerBound, max: Route.depthRange.upperBound, format: "%.3f")
         editSlider(r.depth, depthSpec, width: sliderWidth * 0.62, dispatch) { .setDepth(i, $0) }
         record(k + "depth")
+        MidiLearn.gesture(.routeDepth(i), model: model, dispatch: dispatch)
         UI.sameLine()
         PreciseSlider.helpMarker("Depth", Self.routeHelp["depth"]!)
         UI.popID()

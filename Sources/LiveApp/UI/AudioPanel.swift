@@ -68,7 +68,7 @@ struct AudioPanel {
         header(model, live)
         rects["spectrum"] = AudioMeters.spectrum(live.meters, edges: model.audio.config.tuning.bandEdges, width: aw, height: 90)
         AudioMeters.bands(live.meters, width: aw, rects: &rects)
-        beatRow(live, dispatch)
+        beatRow(live, model, dispatch)
         if UI.collapsingHeader("Source") { sourceSection(model, live, dispatch) }
         if UI.collapsingHeader("Controls") { controls(model, dispatch) }
         if UI.collapsingHeader("Routes") { routes(model, live, dispatch) }
@@ -87,6 +87,10 @@ struct AudioPanel {
         }
         UI.textDisabled(line)
         rects["captureStatus"] = UI.lastItemRect
+        if let l = live.latency {
+            UI.textDisabled("Sound → picture: " + l)
+            rects["latency"] = UI.lastItemRect
+        }
         if !live.enabled { UI.textColored("Master switch off: routes are ignored", 1, 0.75, 0.3) }
     }
 
@@ -182,7 +186,7 @@ struct AudioPanel {
 
     /// Tempo, a beat light (bright on each beat, red on a downbeat) and the
     /// tracker's buttons: tap, ×2, ÷2, lock, bar.
-    private mutating func beatRow(_ live: AudioLiveView, _ dispatch: (AppAction) -> Void) {
+    private mutating func beatRow(_ live: AudioLiveView, _ model: AppModel, _ dispatch: (AppAction) -> Void) {
         let b = live.meters?.beat ?? BeatFeatures()
         let locked = live.meters?.tempoLocked ?? false
         let on = max(b.beatPulse, b.barPulse)
@@ -198,6 +202,7 @@ struct AudioPanel {
         UI.text(b.tempo > 0 ? String(format: "%.1f BPM  (confidence %.2f)", b.tempo, b.confidence) : "tempo: listening…")
         record("tempo")
         if button("Tap", "beatTap") { dispatch(.audio(.beat(.tap))) }
+        MidiLearn.gesture(.trigger(.tap), model: model, dispatch: dispatch)
         if ig_is_item_hovered(0) { UI.tooltip("Tap tempo (key T): taps set the tempo and put a beat on the last tap") }
         UI.sameLine()
         if button("x2", "beatDouble") { dispatch(.audio(.beat(.double))) }

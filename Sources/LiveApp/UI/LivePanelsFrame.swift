@@ -21,10 +21,13 @@ struct LivePanelsFrame {
         var display: (width: Float, height: Float)
         /// Seconds since start (notices fade by it).
         var time = 0.0
+        /// The MIDI & live-control panel's status (nil: no live controls, e.g. a remote editor's window).
+        var control: MidiPanel.Status?
     }
 
     var editor = ParamEditor()
     var notices = NoticesPanel()
+    var midi = MidiPanel()
     /// The menu bar's rectangle in the last frame (nil when hidden).
     private(set) var menuBar: UI.Rect?
     /// The control with the keyboard focus after the last frame (a rectangle
@@ -45,6 +48,7 @@ struct LivePanelsFrame {
             menuBar = MenuBar.draw(model: model, displayCount: status.displayCount, dispatch: dispatch)
             editor.draw(model: model, dispatch: dispatch)
             audio.drawUI(model: model, dispatch: dispatch)
+            if let c = status.control { midi.draw(model: model, status: c, dispatch: dispatch) }
         }
         liveSet.drawUI(model: model, dispatch: dispatch)
         if model.uiVisible && !model.live.allHidden {

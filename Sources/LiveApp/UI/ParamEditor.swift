@@ -94,16 +94,20 @@ struct ParamEditor {
         UI.sameLineIfFits(UI.buttonWidth("<"))
         if UI.smallButton("<") { dispatch(.previous) }
         rects["button:previous"] = UI.lastItemRect
+        MidiLearn.gesture(.trigger(.previous), model: model, dispatch: dispatch)
         UI.sameLineIfFits(UI.buttonWidth(">"))
         if UI.smallButton(">") { dispatch(.next) }
         rects["button:next"] = UI.lastItemRect
+        MidiLearn.gesture(.trigger(.next), model: model, dispatch: dispatch)
         // The tools flow onto further lines when the panel is narrow (large UI scales).
         if UI.button("Randomize") { seed &+= 1; dispatch(.randomize(seed: seed)) }
         rects["button:randomize"] = UI.lastItemRect
+        MidiLearn.gesture(.trigger(.randomize), model: model, dispatch: dispatch)
         Self.hint("randomize")
         UI.sameLineIfFits(UI.buttonWidth("Mutate"))
         if UI.button("Mutate") { seed &+= 1; dispatch(.mutate(amount: mutateAmount, seed: seed)) }
         rects["button:mutate"] = UI.lastItemRect
+        MidiLearn.gesture(.trigger(.mutate), model: model, dispatch: dispatch)
         Self.hint("mutate")
         let amountWidth = 5 * ig_get_frame_height()
         UI.sameLineIfFits(amountWidth)
@@ -198,6 +202,7 @@ struct ParamEditor {
                                             logarithmic: spec.scale == .log, format: fmt + (spec.integer ? "" : unit))
         let events = PreciseSlider.draw("##v", value: value, spec: sliderSpec, width: sliderWidth)
         rects["slider:" + id] = UI.lastItemRect
+        if keys.count == 1, !spec.respawn { MidiLearn.gesture(.param(keys[0]), model: model, dispatch: dispatch) }
         for e in events {
             switch e {
             case .begin: dispatch(.beginEdit)

@@ -7,6 +7,8 @@ struct LiveOptions: Sendable {
     var source: String?
     var noAudio = false
     var demo = false
+    /// `--play FILE`: loop this audio file through the live analysis instead of capturing.
+    var play: String?
     var fullscreen = false
     var display: Int?
     var outputDisplay: Int?
@@ -22,6 +24,10 @@ struct LiveOptions: Sendable {
     var seed: UInt64?
     var threads: Int?
     var noGovernor = false
+    /// `--max-fps N`: pace the loop with a timer at N frames per second instead of vsync.
+    var maxFPS: Double?
+    /// `--frame-times FILE`: one JSON line per frame (time, frame and pass times, steps).
+    var frameTimes: String?
     /// Which engine runs (`--backend`).
     var backend = BackendRequest.auto
     var noSession = false
@@ -38,6 +44,11 @@ struct LiveOptions: Sendable {
     /// Save the window (with panels) as PNG at `screenshotAt` seconds.
     var screenshot: String?
     var screenshotAt = 3.0
+    /// Live control: OSC in on this UDP port, the feature stream out to HOST:PORT, MIDI off, the MIDI panel at start.
+    var oscIn: Int?
+    var oscOut: String?
+    var noMIDI = false
+    var midiPanel = false
     /// Remote control: listen for a remote editor here (`--listen`).
     var listen: HostPort?
     /// The token remotes must send (`--token`; made up when listening beyond loopback).
@@ -59,6 +70,8 @@ struct LiveOptions: Sendable {
       --source NAME         capture from this PulseAudio source (default: the server's default)
       --no-audio            no capture; modulation stays at rest
       --demo                play the built-in demo groove instead of capturing (labelled DEMO)
+      --play FILE           play an audio file (WAV/FLAC/OGG, up to 20 min) in a loop, in real time,
+                            through the live analysis instead of capturing (no sound server needed)
       --config FILE         audio config to start with (JSON file, or the name of a shipped config;
                             see docs/audio-config.md); it reloads live when the file is saved
       --audio-panel         open the audio panel (meters, routes, configs, source) at start; A toggles it
@@ -83,6 +96,10 @@ struct LiveOptions: Sendable {
                             panel's control rectangles (for scripted UI tests) as JSON once per second
       --state-interval S    rewrite the state file every S seconds instead (0.02...60)
       --no-governor         never lower quality to keep the frame rate
+      --max-fps N           pace frames with a timer at N per second (vsync off); without it the
+                            display's vsync paces (or a 60 Hz timer where there is none)
+      --frame-times FILE    write one JSON line per frame: start time, frame time (total and
+                            split), interval since the previous frame, simulation steps
       --no-session          neither restore nor save the session
       --quit-after SECONDS  quit by itself (for scripts)
       --screenshot FILE     save the whole window (panels included) as PNG, then quit
@@ -92,6 +109,12 @@ struct LiveOptions: Sendable {
       --token T             the secret remotes must send (made up and printed when ADDR is
                             not loopback); traffic is not encrypted
       --on-disconnect M     cycle (default): resume cycling presets when the remote leaves; hold
+      --osc-in PORT         take OSC messages on this UDP port, every interface (docs/live-control.md);
+                            0 = any free port (the state file names it); the session remembers it
+      --osc-out HOST:PORT   send the audio features to HOST:PORT as OSC, one bundle per frame
+      --no-midi             do not open MIDI ports (by default: the ALSA sequencer, else a running JACK
+                            server; ports named "Physarum Live"; bindings in ~/.config/physarum/midi-bindings.json)
+      --midi-panel          open the MIDI panel (bindings, learn, tempo sync, latency) at start
       --max-agents N        most agents a remote may set (default: one million per core); more is
                             capped with a notice
 
@@ -108,6 +131,7 @@ struct LiveOptions: Sendable {
         o.source = try r.string("--source")
         o.noAudio = r.flag("--no-audio")
         o.demo = r.flag("--demo")
+        o.play = try r.string("--play")
         o.fullscreen = r.flag("--fullscreen")
         o.display = try r.int("--display", in: 0...64)
         o.outputDisplay = try r.int("--output-display", in: 0...64)
@@ -122,6 +146,8 @@ struct LiveOptions: Sendable {
         o.seed = try r.int("--seed", in: 0...Int.max).map(UInt64.init)
         o.threads = try r.int("--threads", in: 1...64)
         o.noGovernor = r.flag("--no-governor")
+        o.maxFPS = try r.double("--max-fps", in: 1...1000)
+        o.frameTimes = try r.string("--frame-times")
         if let b = try r.string("--backend") {
             guard let k = BackendRequest(rawValue: b) else { throw UsageError("--backend: expected auto, cpu or gpu, got '\(b)'") }
             o.backend = k
@@ -136,10 +162,17 @@ struct LiveOptions: Sendable {
         o.screenshotAt = try r.double("--screenshot-at", in: 0...3600) ?? 3
         (o.listen, o.token, o.onDisconnect) = try HostOptions.parseRemote(&r)
         o.maxAgents = try r.int("--max-agents", in: 1_000...8_000_000)
+        o.oscIn = try r.int("--osc-in", in: 0...65535)
+        if let t = try r.string("--osc-out") { o.oscOut = try HostPort.parse(t, option: "--osc-out", requireHost: true).description }
+        o.noMIDI = r.flag("--no-midi")
+        o.midiPanel = r.flag("--midi-panel")
         if let p = r.positionals().first { throw UsageError("unknown subcommand '\(p)' (see `physarum --help`)") }
         try r.finish()
         if o.noAudio && o.demo { throw UsageError("--no-audio and --demo cannot be combined") }
         if o.noAudio && o.source != nil { throw UsageError("--no-audio and --source cannot be combined") }
+        if o.play != nil && (o.noAudio || o.demo || o.source != nil) {
+            throw UsageError("--play cannot be combined with --no-audio, --demo or --source")
+        }
         return o
     }
 }

@@ -1,6 +1,7 @@
 import AudioReactive
 import Engine
 import Foundation
+import GLEngine
 import LiveCore
 
 extension LiveRunner {
@@ -25,7 +26,7 @@ extension LiveRunner {
                                        display: options.display ?? session.display,
                                        fullscreen: options.fullscreen || session.fullscreen,
                                        position: options.display == nil && options.windowSize == nil ? session.windowX.flatMap { x in session.windowY.map { (x, $0) } } : nil,
-                                       glVersion: v)
+                                       swapInterval: options.maxFPS == nil ? nil : 0, glVersion: v)
             } catch {
                 lastError = error
             }
@@ -47,10 +48,17 @@ extension LiveRunner {
         }
         if let n = gui.fontNotice { _ = startup.model.handle(.notice(n, .warning)) }
         liveSet.attachGL()  // library thumbnails as GL textures of the editor window
+        framesInFlight = GLFrameFence()
         do {
             statsWriter = try options.stats.map { try LineWriter(path: $0) }
         } catch {
             printError("physarum: --stats: \(error)")
+            return false
+        }
+        do {
+            frameTimesWriter = try options.frameTimes.map { try LineWriter(path: $0, backlog: 4096) }
+        } catch {
+            printError("physarum: --frame-times: \(error)")
             return false
         }
 
@@ -74,6 +82,10 @@ extension LiveRunner {
         audioShell = AudioShell(io: AudioIO(store: startup.configStore, files: liveSet.worker), pipeline: pipeline)
         audio = AudioLink(options: options, source: model.audio.source, settings: model.audio.config.tuning)
         audioShell.attach(audio, model: model)
+        let layout = AnalysisLayout.standard()
+        control = ControlShell(files: liveSet.worker,
+                               analysisWindow: (Double(layout.windows.min() ?? 1024) / 2 + Double(layout.hop)) / layout.sampleRate)
+        dispatcher.keepForLater = { [unowned self] a in control.desk.hold(a, sync: model.control.sync) }
         if let path = options.screenshot {
             editorWindow.screenshot = (path, options.screenshotAt)
             editorWindow.screenshotTaken = { [unowned self] error in
@@ -92,6 +104,7 @@ extension LiveRunner {
         }
         // Every notice of the start (all of them, however many) on stderr once.
         for n in model.notices.history { printError("physarum: \(n.text)") }
+        dispatcher.apply(control.start(noMIDI: options.noMIDI, origin: controlOrigin))
         if let d = options.outputDisplay { dispatcher.apply(.outputWindow(d)) }
         if let f = model.audio.file { dispatcher.apply(audioShell.perform(.watch(f), model: model)) }
         if let saved = startup.restored ? session : nil {
@@ -100,6 +113,15 @@ extension LiveRunner {
             if saved.libraryPanel { dispatcher.apply(.live(.toggleLibraryPanel)) }
         }
         if options.audioPanel || (startup.restored && session.audioPanel) { dispatcher.apply(.audio(.togglePanel)) }
+        // Live controls: OSC endpoints from the options, else the session; sync and offset from the session.
+        let saved = startup.restored ? session : nil
+        dispatcher.apply(.control(.setOSC(OSCSettings(inPort: options.oscIn ?? saved?.osc.inPort,
+                                                      outTarget: options.oscOut ?? saved?.osc.outTarget))))
+        if let s = saved?.sync {
+            dispatcher.apply([.control(.setSyncBars(s.bars)), .control(.setFadeBeats(s.fadeBeats)), .control(.setQuantize(s.quantize))])
+        }
+        if let ms = saved?.visualOffsetMs { dispatcher.apply(.control(.setVisualOffset(ms))) }
+        if options.midiPanel || saved?.midiPanel == true { dispatcher.apply(.control(.togglePanel)) }
         if options.noUI && model.uiVisible { dispatcher.apply(.toggleUI) }
         if options.speak { dispatcher.apply(.live(.toggleSpeech)) }
         return true
@@ -122,6 +144,8 @@ extension LiveRunner {
             return audioShell.perform(e, model: model)
         case .speakHelp:
             speakHelp()
+        case .control(let e):
+            return control.perform(e)
         case .reseed, .logNotice:
             break
         }

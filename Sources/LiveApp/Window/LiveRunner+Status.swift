@@ -25,7 +25,8 @@ extension LiveRunner {
             host: hostStatus().map { ($0.lines(showToken: model.live.hostTokenShown), $0.remotePeer != nil) },
             displayCount: SDLWindow.displayCount,
             display: (Float(window.size.width), Float(window.size.height)),
-            time: clockSeconds)
+            time: clockSeconds,
+            control: control.panelStatus(tempo: tempo))
     }
 
     /// What the window says about remote control when it is a host.
@@ -54,6 +55,10 @@ extension LiveRunner {
         s.pinnedOnly = model.live.cycle.pinnedOnly
         s.libraryPanel = model.live.libraryPanelVisible
         s.audioPanel = model.audio.panelVisible
+        s.osc = model.control.osc
+        s.sync = model.control.sync
+        s.visualOffsetMs = model.control.visualOffsetMs
+        s.midiPanel = model.control.panelVisible
         return s
     }
 
@@ -67,6 +72,20 @@ extension LiveRunner {
             if let free = GLBackend.freeVideoMemory() { f.append(("gpuFreeMiB", JSONNode.rounded(Double(free) / 1_048_576, 1))) }
         }
         return .object(f)
+    }
+
+    /// One `--frame-times` line: the frame's start (s), the interval since
+    /// the previous frame's start, its total time and split (ms, the total
+    /// includes `gpuWait`, the wait for the GPU to finish the frame before
+    /// last), its steps.
+    func frameTimesLine(_ tick: FrameTick, _ t: FrameStats.FrameTiming, steps: Int, gpuWait: Double) -> String {
+        let r = JSONNode.rounded
+        let interval = previousFrameTime.map { JSONNode.rounded((tick.time - $0) * 1000, 3) } ?? .null
+        previousFrameTime = tick.time
+        return JSONNode.object([
+            ("t", r(tick.time, 6)), ("intervalMs", interval), ("ms", r(t.total, 3)), ("sim", r(t.sim, 3)),
+            ("render", r(t.render, 3)), ("present", r(t.present, 3)), ("gpuWait", r(gpuWait, 3)), ("steps", .int(steps)),
+        ]).text
     }
 
     /// One `--stats` line: frame rate and split, bands, audio, recording, governor.
@@ -84,6 +103,7 @@ extension LiveRunner {
             ("bands", .object(bands)), ("onsets", .int(audio.onsetsSeen)), ("droppedAudio", .int(audio.droppedSamples)),
             ("audio", .string(audio.status.label)), ("source", model.audio.source.map(JSONNode.string) ?? .null),
             ("captureLatencyMs", audio.captureStatus?.latency.map { r($0 * 1000, 2) } ?? .null),
+            ("latency", control.latencyNode(takingOnsets: true)), ("tempo", control.tempoNode(tempo)),
             ("preset", model.currentPreset.map { .string($0.id) } ?? .null),
             ("uiVisible", .bool(model.uiVisible)),
             ("recording", recordingStats(liveSet.recorder.status)),
@@ -183,6 +203,7 @@ extension LiveRunner {
         extra.append(("notices", noticesState()))
         extra.append(("controls", controlsState()))
         extra.append(("speech", speechState()))
+        extra.append(("liveControl", control.stateNode(model: model, tempo: tempo)))
         StateDumpWriter.shared.write(StateDump.text(state, extra: extra), to: path, sync: sync)
     }
 }

@@ -1,6 +1,7 @@
 import AudioReactive
 import Engine
 import Foundation
+import GLEngine
 import LiveCore
 
 /// The live window: the frame pipeline driven by the display's clock, with
@@ -33,6 +34,19 @@ final class LiveRunner {
     var statsWriter: LineWriter?
     /// Spoken feedback while `model.live.speechOn` (LiveRunner+Speech.swift).
     var speech: SpeechShell?
+    /// `--frame-times`: one line per frame.
+    var frameTimesWriter: LineWriter?
+    /// Start of the previous frame on the frame clock (seconds; nil before the first).
+    var previousFrameTime: Double?
+    /// At most two frames queued on the GPU (set once GL is up).
+    var framesInFlight: GLFrameFence?
+    /// MIDI, OSC, tempo sync, visual offset, latency (LiveApp/Control).
+    var control: ControlShell!
+    /// The instant the MIDI thread's times count from, and how far the frame clock started after it.
+    let controlOrigin = ContinuousClock.now
+    private var clockShift = 0.0
+    /// This frame's tempo (MIDI clock or the beat tracker).
+    var tempo = TempoReading()
     private var lastStatsSecond = 0
     private var lastStateSlot = -1
 
@@ -50,14 +64,18 @@ final class LiveRunner {
         guard open() else { return 1 }
         defer { stopRemote() }
         var clock = DisplayClock(quitAfter: options.quitAfter) { [unowned self] in !running }
+        clock.timerFPS = options.maxFPS ?? 60
+        clockShift = (clock.origin - controlOrigin) / .seconds(1)
         while let tick = clock.next() {
             frame(tick)
             clock.timerPacing = editorWindow.window.vsync == .timer
         }
         audioShell.shutdown()
+        control.shutdown()
         liveSet.shutdown()
         startup.autosaver?.saveNow(currentSession())
         statsWriter?.flush()
+        frameTimesWriter?.flush()
         if let path = options.stateFile { writeState(path, sync: true) }
         return exitCode
     }
@@ -66,6 +84,10 @@ final class LiveRunner {
     /// presents it as its last output), then timing, status files and autosave.
     private func frame(_ tick: FrameTick) {
         let t0 = ContinuousClock.now
+        // Waiting for the GPU here, inside the frame's time, keeps the
+        // governor seeing GPU-bound frames and the picture close to the audio.
+        let gpuWait = framesInFlight?.waitForRoom() ?? 0
+        let tw = ContinuousClock.now
         let window = editorWindow.window
         let input = SDLEvents.poll(forward: ImGuiLayer.process)
         if input.quit || input.closedWindows.contains(window.windowID) { running = false }
@@ -83,11 +105,17 @@ final class LiveRunner {
             if reseed { dispatcher.reseed() }
             for m in messages { printError("physarum: \(m)") }
         }
-        // Auto-cycle and blackout: a preset switch happens at the black point of a fade.
-        dispatcher.apply(liveSet.tick(dt: tick.dt, model: model))
+        // Live controls: OSC actions (decoded on the OSC thread), MIDI through the bindings.
+        control.applyInput(model: { self.dispatcher.model }, clockShift: clockShift, apply: dispatcher.apply)
+        // Audio → tempo (MIDI clock or beat tracker) → modulation → simulation → render → outputs.
+        let heard = audio.frameFeatures()
+        let drained = DispatchTime.now().uptimeNanoseconds
+        let features: AudioFeatures
+        (tempo, features) = control.beginFrame(time: tick.time, features: heard, offsetMs: model.control.visualOffsetMs)
+        for a in control.dueActions() { dispatcher.applyNow(a) }
+        // Auto-cycle and blackout: a preset switch happens at the black point of a fade (on the downbeat when synced).
+        dispatcher.apply(liveSet.tick(dt: tick.dt, model: model, tempo: tempo))
         hostLink?.completePush(fadePending: liveSet.cycle.requested != nil, model: { self.dispatcher.model }, apply: dispatcher.apply)
-        // Audio → modulation → simulation → render → outputs.
-        let features = audio.frameFeatures()
         for n in audio.takeNotices() { dispatcher.apply(.notice(n, .warning)) }
         dispatcher.apply(audioShell.drainActions())
         pipeline.modulator.advanceFade(toward: audio.isDriving ? 1 : 0, elapsed: tick.dt, duration: 1)
@@ -98,19 +126,24 @@ final class LiveRunner {
         pipeline.render(frameInput, params: effective)
         let t2 = ContinuousClock.now
         editorWindow.drawPanels = { [unowned self] in panels.draw(model: model, status: panelStatus(), audio: audioShell, liveSet: liveSet) }
-        pipeline.deliver(tick: tick)
+        let delivered = pipeline.deliver(tick: tick)
+        framesInFlight?.frameSubmitted()
         let t3 = ContinuousClock.now
         dispatcher.apply(editorWindow.panelActions)
         updateSpeech(now: tick.time)
         hostLink?.publish(model: model)
+        control.endFrame(model: model, features: heard, time: tick.time)
+        control.measure(audio: audio, drainedAt: drained, presented: DispatchTime.now().uptimeNanoseconds, onset: features.onset)
+        audioShell.latencySummary = control.desk.latency.summary
 
         var timing = FrameStats.FrameTiming()
-        timing.sim = (t1 - t0).milliseconds
+        timing.sim = (t1 - tw).milliseconds
         timing.render = (t2 - t1).milliseconds
         timing.present = editorWindow.timing.present
         timing.ui = editorWindow.timing.ui
         timing.total = (t3 - t0).milliseconds
         stats.add(timing)
+        frameTimesWriter?.append(frameTimesLine(tick, timing, steps: delivered.steps, gpuWait: gpuWait))
         pipeline.governor.update(frameMs: timing.total, workMs: timing.total - editorWindow.timing.swap, now: tick.time)
 
         let second = Int(tick.time)

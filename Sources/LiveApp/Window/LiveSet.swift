@@ -61,8 +61,8 @@ final class LiveSet: FrameOutput {
 
     /// Advances auto-cycle and blackout by `dt` seconds; returns the preset
     /// switch to apply (at the black point of a fade), if any.
-    func tick(dt: Double, model: AppModel) -> [AppAction] {
-        cycleOutput = cycle.tick(dt: dt, input: model.cycleInput)
+    func tick(dt: Double, model: AppModel, tempo: TempoReading = TempoReading()) -> [AppAction] {
+        cycleOutput = cycle.tick(dt: dt, input: model.cycleInput(tempo: tempo))
         return cycleOutput.switchTo.map { [.jumpTo($0)] } ?? []
     }
 

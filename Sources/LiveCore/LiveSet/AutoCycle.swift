@@ -11,6 +11,12 @@ public struct CycleInput: Equatable, Sendable {
     /// The loaded preset.
     public var current: String?
     public var settings: CycleSettings
+    /// Tempo sync: switch every `sync.bars` bars on the downbeat (when > 0 and a tempo is locked).
+    public var sync = TempoSyncSettings()
+    /// The locked tempo's beat position this frame (nil: no tempo, timed by `settings`).
+    public var beat: Double?
+    /// The locked tempo in BPM (for `untilNext`).
+    public var bpm = 0.0
 }
 
 /// The auto-cycle's answer for one frame.
@@ -59,6 +65,9 @@ public struct AutoCycle: Equatable, Sendable {
     /// A switch asked for from outside (a remote's pushed look): fade out now,
     /// even with cycling off, and switch to it at the black point.
     public private(set) var requested: String?
+    /// Tempo sync: the beat of the next switch and of the last one.
+    public private(set) var nextSwitchBeat: Double?
+    private var lastSwitchBeat: Double?
 
     public init() {}
 
@@ -89,6 +98,15 @@ public struct AutoCycle: Equatable, Sendable {
         if !input.enabled {
             shown = 0
             if requested == nil, phase == .fadingOut || phase == .holding { beginFadeIn(s) }
+        }
+        if input.enabled, requested == nil, input.sync.bars > 0, let beat = input.beat {
+            return syncedTick(beat: beat, input: input)
+        }
+        if nextSwitchBeat != nil {
+            // The tempo was lost or sync turned off: back to timed cycling from here.
+            nextSwitchBeat = nil
+            lastSwitchBeat = nil
+            if phase != .showing { beginFadeIn(s) }
         }
         if requested != nil, phase == .showing || phase == .fadingIn {
             // Fade out from the present brightness (no jump).
@@ -133,6 +151,52 @@ public struct AutoCycle: Equatable, Sendable {
         if dt == 0, phase == .showing { level = 1 }
         var until: Double?
         if input.enabled, phase == .showing, next(input) != nil { until = max(s.dwell - shown, 0) }
+        return CycleOutput(alpha: Self.ease(level) * Self.ease(blackoutLevel), switchTo: switchTo, phase: phase, untilNext: until)
+    }
+
+    /// One frame of tempo-synced cycling: the switch (black point) falls on
+    /// the first frame at or after every `4 × bars`-th beat (beats counted
+    /// from the tempo source's origin, so the switches sit on downbeats), the
+    /// fade out takes the `fadeBeats` before it and the fade in the
+    /// `fadeBeats` after it (no hold). A switch closer than one fade when sync
+    /// starts is skipped (no jump in brightness); a source that restarts
+    /// (MIDI Start) moves the grid with it.
+    private mutating func syncedTick(beat: Double, input: CycleInput) -> CycleOutput {
+        let period = Double(4 * input.sync.bars), fade = max(input.sync.fadeBeats, 0)
+        func firstAfter(_ b: Double) -> Double { ((b / period + 1e-9).rounded(.down) + 1) * period }
+        if nextSwitchBeat == nil {
+            var n = firstAfter(beat)
+            if n - beat < fade { n += period }
+            nextSwitchBeat = n
+        } else if let n = nextSwitchBeat, n - beat > period + 1e-9 {
+            nextSwitchBeat = firstAfter(beat)
+            lastSwitchBeat = nil
+        }
+        var target = nextSwitchBeat!
+        var switchTo: String?
+        if beat >= target, let id = next(input) {
+            switchTo = id
+            lastSeen = id
+            shown = 0
+            lastSwitchBeat = target
+            while target <= beat { target += period }
+            nextSwitchBeat = target
+        } else if beat >= target {
+            while target <= beat { target += period }  // nothing to switch to: keep the grid
+            nextSwitchBeat = target
+        }
+        if fade > 0, target - beat <= fade, next(input) != nil {
+            phase = .fadingOut
+            level = min(max((target - beat) / fade, 0), 1)
+        } else if fade > 0, let last = lastSwitchBeat, beat - last < fade {
+            phase = .fadingIn
+            level = min(max((beat - last) / fade, 0), 1)
+        } else {
+            phase = .showing
+            level = 1
+        }
+        phaseTime = 0
+        let until = input.bpm > 0 && next(input) != nil ? max(target - fade - beat, 0) * 60 / input.bpm : nil
         return CycleOutput(alpha: Self.ease(level) * Self.ease(blackoutLevel), switchTo: switchTo, phase: phase, untilNext: until)
     }
 

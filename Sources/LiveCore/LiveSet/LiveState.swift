@@ -3,6 +3,10 @@
 public enum LiveAction: Equatable, Sendable {
     /// B: fade the output to black, or back.
     case toggleBlackout
+    /// Blackout on or off (OSC `/physarum/blackout i`, a held button).
+    case setBlackout(Bool)
+    /// Auto-cycle on or off (OSC `/physarum/cycle i`).
+    case setCycling(Bool)
     /// H: hide every panel, notice and indicator (the picture only), or show them again.
     case toggleHideAll
     /// ? / F1: the key-binding overlay.

@@ -19,6 +19,9 @@ public final class ActionDispatcher {
     public var log: (String) -> Void = { _ in }
     /// Sees every action before the model; may consume it or watch the look change.
     public var observer: (any ActionObserver)?
+    /// Keeps an action for later (mutate/randomize quantised to the beat):
+    /// true when it was kept; the shell applies it with `applyNow` when due.
+    public var keepForLater: ((AppAction) -> Bool)?
 
     public init(model: AppModel, pipeline: FramePipeline, seed: UInt64) {
         self.model = model
@@ -28,6 +31,15 @@ public final class ActionDispatcher {
 
     /// Applies `action` and the actions its effects lead to.
     public func apply(_ action: AppAction) {
+        apply(action, deferrable: true)
+    }
+
+    /// Applies an action that was kept for later (it is not kept again).
+    public func applyNow(_ action: AppAction) {
+        apply(action, deferrable: false)
+    }
+
+    private func apply(_ action: AppAction, deferrable: Bool) {
         var a = action
         switch a {
         case .randomize(seed: 0):
@@ -39,6 +51,7 @@ public final class ActionDispatcher {
         default:
             break
         }
+        if deferrable, keepForLater?(a) == true { return }
         if observer?.intercept(a) == true { return }
         let before = model.base
         defer { observer?.applied(before: before, after: model.base) }

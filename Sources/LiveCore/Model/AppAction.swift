@@ -61,6 +61,8 @@ public enum AppAction: Equatable, Sendable {
     case live(LiveAction)
     /// An audio panel action: controls, routes, saved configs, capture source (AppModel+Audio.swift).
     case audio(AudioAction)
+    /// Live controls: MIDI bindings and learn, OSC, tempo sync, visual offset (AppModel+Control.swift).
+    case control(ControlAction)
 }
 
 /// Work the app shell must do after an action (the model itself does no I/O).
@@ -81,4 +83,6 @@ public enum AppEffect: Equatable, Sendable {
     case audio(AudioEffect)
     /// Speak the focused control's help (the shell knows the focus).
     case speakHelp
+    /// Bindings file and OSC endpoint work.
+    case control(ControlEffect)
 }

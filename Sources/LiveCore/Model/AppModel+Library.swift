@@ -37,6 +37,11 @@ extension AppModel {
             }
             live[keyPath: flag].toggle()
             return []
+        case .setBlackout(let on):
+            live.blackout = on
+            return []
+        case .setCycling(let on):
+            return on == playlistOn ? [] : handle(.togglePlaylist)
         case .setDwell(let s):
             let r = CycleSettings.dwellRange
             live.cycle.dwell = s.isFinite ? min(max(s, r.lowerBound), r.upperBound) : live.cycle.dwell
@@ -53,12 +58,20 @@ extension AppModel {
         }
     }
 
+    /// The auto-cycle's input with this frame's tempo (synced when a tempo is locked).
+    public func cycleInput(tempo: TempoReading) -> CycleInput {
+        var input = cycleInput
+        input.beat = tempo.beat
+        input.bpm = tempo.bpm
+        return input
+    }
+
     /// What the auto-cycle needs from the model each frame.
     public var cycleInput: CycleInput {
         let order = presets.map(\.id)
         let pinned = Set(library.pinnedIDs)
         let usePins = live.cycle.pinnedOnly && order.contains { pinned.contains($0) }
         return CycleInput(enabled: playlistOn, blackout: live.blackout, order: order,
-                          eligible: usePins ? pinned : Set(order), current: currentPreset?.id, settings: live.cycle)
+                          eligible: usePins ? pinned : Set(order), current: currentPreset?.id, settings: live.cycle, sync: control.sync)
     }
 }

@@ -29,6 +29,8 @@ public struct AppModel: Sendable {
     public var live = LiveState()
     /// The audio config being edited, saved configs, capture sources (AppModel+Audio.swift).
     public var audio = AudioModel()
+    /// MIDI bindings and learn, OSC, tempo sync, visual offset (AppModel+Control.swift).
+    public var control = ControlState()
     /// `--agents N`: the agent count of every preset loaded (nil: each preset's own).
     public var agentOverride: Int? {
         didSet {
@@ -169,6 +171,8 @@ public struct AppModel: Sendable {
             return handleLive(a)
         case .audio(let a):
             return handleAudio(a)
+        case .control(let a):
+            return handleControl(a)
         }
     }
 

@@ -91,11 +91,13 @@ public struct ScheduleClock: FrameClock {
 
 /// The live window: wall-clock time; the display's vsync paces the loop
 /// (the swap blocks), so `next()` only waits when there is no vsync
-/// (`timerPacing`: sleeps out the rest of a 60 Hz frame). The frame time
-/// (`dt`) is clamped to 1…100 ms so a stall never jumps a fade.
+/// (`timerPacing`: sleeps out the rest of a 1/`timerFPS` s frame). The
+/// frame time (`dt`) is clamped to 1…100 ms so a stall never jumps a fade.
 public struct DisplayClock: FrameClock {
-    /// Sleep out the rest of each 1/60 s frame (no vsync available).
+    /// Sleep out the rest of each 1/`timerFPS` s frame (no vsync available, or `--max-fps`).
     public var timerPacing = false
+    /// Frames per second of timer pacing (60 where the display gives no vsync).
+    public var timerFPS = 60.0
     /// Stops the loop (quit requested) when it returns true.
     public var quitAfter: Double?
     private let clock = ContinuousClock()
@@ -113,11 +115,13 @@ public struct DisplayClock: FrameClock {
 
     /// Seconds since the clock started.
     public var elapsed: Double { ScheduleClock.seconds(clock.now - start) }
+    /// The instant of time 0 (to put other threads' timestamps on this clock).
+    public var origin: ContinuousClock.Instant { start }
 
     public mutating func next() -> FrameTick? {
         if index > 0, timerPacing {
-            let budget = 1.0 / 60 - ScheduleClock.seconds(clock.now - frameStart)
-            if budget > 0.001 { Thread.sleep(forTimeInterval: budget) }
+            let budget = 1.0 / timerFPS - ScheduleClock.seconds(clock.now - frameStart)
+            if budget > 0.0002 { Thread.sleep(forTimeInterval: budget) }
         }
         if stop() { return nil }
         let now = clock.now

@@ -29,6 +29,11 @@ public struct Session: Equatable, Sendable {
     /// Which panels were open.
     public var libraryPanel = false
     public var audioPanel = false
+    /// Live controls: OSC endpoints, tempo sync, visual offset (nil: the defaults).
+    public var osc = OSCSettings()
+    public var sync: TempoSyncSettings?
+    public var visualOffsetMs: Double?
+    public var midiPanel = false
 
     /// `$XDG_STATE_HOME/physarum/session.json` (fallback `~/.local/state/physarum/`).
     public static func defaultURL(environment env: [String: String] = ProcessInfo.processInfo.environment) -> URL {
@@ -54,7 +59,16 @@ public struct Session: Equatable, Sendable {
         if let dwell { cycle.append(("dwell", .number(dwell))) }
         if let pinnedOnly { cycle.append(("pinnedOnly", .bool(pinnedOnly))) }
         if !cycle.isEmpty { m.append(("cycle", .object(cycle))) }
-        m.append(("panels", .object([("library", .bool(libraryPanel)), ("audio", .bool(audioPanel))])))
+        m.append(("panels", .object([("library", .bool(libraryPanel)), ("audio", .bool(audioPanel)), ("midi", .bool(midiPanel))])))
+        var live: [(String, JSONNode)] = []
+        if let p = osc.inPort { live.append(("oscIn", .number(Double(p)))) }
+        if let t = osc.outTarget { live.append(("oscOut", .string(t))) }
+        if let sync {
+            live.append(("sync", .object([("bars", .number(Double(sync.bars))), ("fadeBeats", .number(sync.fadeBeats)),
+                                          ("quantize", .bool(sync.quantize))])))
+        }
+        if let visualOffsetMs { live.append(("visualOffsetMs", .number(visualOffsetMs))) }
+        if !live.isEmpty { m.append(("liveControl", .object(live))) }
         return JSONWriter.pretty(.object(m))
     }
 
@@ -110,7 +124,22 @@ public struct Session: Equatable, Sendable {
         if var p = r.object("panels") {
             s.libraryPanel = p.bool("library") ?? false
             s.audioPanel = p.bool("audio") ?? false
+            s.midiPanel = p.bool("midi") ?? false
             _ = p.unknownMembers()
+        }
+        if var l = r.object("liveControl") {
+            s.osc.inPort = l.int("oscIn", in: 0...65535)
+            s.osc.outTarget = l.string("oscOut", maxLength: 300)
+            if var y = l.object("sync") {
+                var t = TempoSyncSettings()
+                t.bars = y.int("bars", in: TempoSyncSettings.barsRange) ?? t.bars
+                t.fadeBeats = y.number("fadeBeats", in: TempoSyncSettings.fadeBeatsRange) ?? t.fadeBeats
+                t.quantize = y.bool("quantize") ?? t.quantize
+                _ = y.unknownMembers()
+                s.sync = t
+            }
+            s.visualOffsetMs = l.number("visualOffsetMs", in: ControlState.visualOffsetRange)
+            _ = l.unknownMembers()
         }
         _ = r.unknownMembers()
         if let e = d.errors.first { throw RuntimeFailure(e.description) }

@@ -87,16 +87,6 @@ final class AppProcess: @unchecked Sendable {
     deinit { stop() }
 }
 
-/// Polls `condition` every 20 ms until it holds or `seconds` pass.
-@discardableResult
-func poll(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if try condition() { return true }
-        usleep(20_000)
-    }
-    return try condition()
-}
 
 /// A fresh private directory for one test.
 func makeTempDir(_ name: String = "physarum-test") -> URL {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The virtual X display for window tests: the one scripts/test started
 /// (PHYSARUM_TEST_DISPLAY), else a private Xvfb started on first use and

@@ -6,7 +6,7 @@ import Glibc
 final class Socket: @unchecked Sendable {
     let fd: Int32
 
-    private init(fd: Int32) { self.fd = fd }
+    init(fd: Int32) { self.fd = fd }
     deinit { Glibc.close(fd) }
 
     /// Result of a read.

@@ -1,0 +1,82 @@
+import AudioReactive
+import Dispatch
+import Foundation
+import LiveCore
+import Storage
+
+/// What the live controls report: the latency readout's measurements, the
+/// `--stats` members and the `--state-file` object.
+extension ControlShell {
+    /// One frame's latency measurements: the newest hop's age when the frame
+    /// drained the features, and drain → present (after the swap).
+    func measure(audio: AudioLink, drainedAt drained: UInt64, presented: UInt64, onset: Bool) {
+        if onset { onsetPresents.append(Date().timeIntervalSince1970) }
+        desk.latency.capture = audio.captureStatus?.latency
+        // A sound's hop waited for this frame between the newest hop's age and the oldest's: their mean.
+        let hop = AnalysisLayout.standard().hopSeconds
+        let wait = audio.newestHopAge(at: drained).map { $0 + Double(max(audio.lastFrameHops - 1, 0)) * hop / 2 }
+        desk.latency.add(queueWait: wait, drainToPresent: presented >= drained ? Double(presented - drained) / 1e9 : 0)
+    }
+
+    /// What the MIDI panel shows besides the model.
+    func panelStatus(tempo: TempoReading) -> MidiPanel.Status {
+        var oscLine = osc.map { o in
+            let s = o.stats
+            return "In on UDP port \(o.address.port): \(s.accepted) messages taken, \(s.rejected) refused"
+        } ?? "In: off (--osc-in PORT)"
+        oscLine += oscOut.map { "\nOut to \($0.destination.label): \($0.sent) frames sent" } ?? "\nOut: off (--osc-out HOST:PORT)"
+        return MidiPanel.Status(midi: midiStatus, inputs: midi?.connected.inputs ?? [], osc: oscLine, tempo: tempo, latency: desk.latency)
+    }
+
+    /// The latency parts in milliseconds and their sum, and the wall-clock
+    /// times (Unix seconds) of the presents of frames that carried an onset
+    /// since the last call (for scripts/latency-measure).
+    func latencyNode(takingOnsets: Bool = false) -> JSONNode {
+        let l = desk.latency, r = JSONNode.rounded
+        var presents: [JSONNode] = []
+        if takingOnsets {
+            presents = onsetPresents.map { r($0, 4) }
+            onsetPresents.removeAll()
+        }
+        return .object([("onsetPresents", .array(presents)),("captureMs", l.capture.map { r($0 * 1000, 2) } ?? .null), ("analysisMs", r(l.analysis * 1000, 2)),
+                        ("frameMs", r(l.frame * 1000, 2)), ("offsetMs", r(l.offset * 1000, 1)), ("totalMs", r(l.total * 1000, 2))])
+    }
+
+    /// The tempo source, BPM and beat position.
+    func tempoNode(_ t: TempoReading) -> JSONNode {
+        .object([("source", .string(t.source.rawValue)), ("bpm", JSONNode.rounded(t.bpm, 2)),
+                 ("beat", t.beat.map { JSONNode.rounded($0, 3) } ?? .null)])
+    }
+
+    /// The `liveControl` object of the state file: OSC counters (and where
+    /// decoding ran), MIDI status and bindings, tempo, sync, latency.
+    func stateNode(model: AppModel, tempo: TempoReading) -> JSONNode {
+        var oscNode: [(String, JSONNode)] = [("inPort", osc.map { .int($0.address.port) } ?? .null)]
+        if let s = osc?.stats {
+            oscNode += [("packets", .int(s.packets)), ("accepted", .int(s.accepted)), ("rejected", .int(s.rejected)),
+                        ("dropped", .int(s.dropped)), ("decodedOnOSCThread", .int(s.decodedOnOSCThread)),
+                        ("decodedOnFrameThread", .int(s.decodedOnFrameThread))]
+        }
+        oscNode += [("out", oscOut.map { .string($0.destination.label) } ?? .null), ("framesSent", .int(oscOut?.sent ?? 0))]
+        let c = model.control
+        let bindings: [JSONNode] = c.bindings.map { b in
+            .object([("control", .string(b.control.label)), ("target", .string(b.target.id)), ("mode", .string(b.mode.rawValue))])
+        }
+        let ports = midi?.connected
+        return .object([
+            ("osc", .object(oscNode)),
+            ("midi", .object([("status", .string(midiStatus)), ("received", .int(midi?.received ?? 0)), ("sent", .int(midi?.sent ?? 0)),
+                              ("inputs", .array((ports?.inputs ?? []).map(JSONNode.string))),
+                              ("outputs", .array((ports?.outputs ?? []).map(JSONNode.string))),
+                              ("learning", c.learning.map { .string($0.id) } ?? .null), ("bindings", .array(bindings)),
+                              ("bindingsFile", .string(bindingsURL.path))])),
+            ("tempo", tempoNode(tempo)),
+            ("sync", .object([("bars", .int(c.sync.bars)), ("fadeBeats", .double(c.sync.fadeBeats)), ("quantize", .bool(c.sync.quantize))])),
+            ("visualOffsetMs", .double(c.visualOffsetMs)),
+            ("blackout", .bool(model.live.blackout)),
+            ("routeDepths", .array(model.audio.config.routes.map { JSONNode.rounded($0.depth, 4) })),
+            ("latency", latencyNode()),
+            ("panelVisible", .bool(c.panelVisible)),
+        ])
+    }
+}

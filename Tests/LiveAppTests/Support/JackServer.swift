@@ -1,0 +1,48 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+import TestSupport
+#endif
+
+/// A private JACK server with the dummy backend (Debian jackd2; no sound
+/// card, no realtime), under a name of its own so it never meets another
+/// server on the machine. Clients find it through JACK_DEFAULT_SERVER.
+/// Stopped by its PID.
+final class JackServer {
+    let name: String
+    let process = Process()
+    let log: URL
+
+    static var available: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/jackd") }
+
+    init() throws {
+        name = "physarum-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        log = FileManager.default.temporaryDirectory.appendingPathComponent("\(name).log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let out = try FileHandle(forWritingTo: log)
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/jackd")
+        process.arguments = ["-n", name, "--no-realtime", "-d", "dummy", "-r", "48000", "-p", "512"]
+        process.standardOutput = out
+        process.standardError = out
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let socketPath = "/dev/shm/jack_\(name)_\(getuid())_0"
+        guard poll(seconds: 30, { FileManager.default.fileExists(atPath: socketPath) }) else {
+            stop()
+            throw FixtureError("jackd did not start: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        }
+    }
+
+    /// The environment a client needs to find this server.
+    var environment: [String: String?] { ["JACK_DEFAULT_SERVER": name, "JACK_NO_AUDIO_RESERVATION": "1"] }
+
+    func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGTERM)
+            if !poll(seconds: 10, { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
+        }
+        try? FileManager.default.removeItem(at: log)
+    }
+
+    deinit { stop() }
+}
