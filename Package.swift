@@ -45,6 +45,12 @@ let package = Package(
         // OpenGL 4.3 core entry points for the GPU backend (libGL from glvnd).
         .systemLibrary(name: "CGL", pkgConfig: "gl",
                        providers: [.apt(["libgl-dev"])]),
+        // DNS-SD (announcing hosts, finding them) through the avahi-daemon.
+        .systemLibrary(name: "CAvahi", pkgConfig: "avahi-client",
+                       providers: [.apt(["libavahi-client-dev"])]),
+        // Spoken feedback through speech-dispatcher.
+        .systemLibrary(name: "CSpeechd", pkgConfig: "speech-dispatcher",
+                       providers: [.apt(["libspeechd-dev"])]),
         // Live control: MIDI (rtmidi: ALSA sequencer and JACK) and OSC (liblo).
         .systemLibrary(name: "CRtMidi", pkgConfig: "rtmidi",
                        providers: [.apt(["librtmidi-dev"])]),
@@ -91,7 +97,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "LiveApp",
-            dependencies: ["LiveCore", "Engine", "AudioReactive", "Storage", "CSDL2", "CPNG", "ImGuiShim", "GLEngine", "CRtMidi", "CLiblo"],
+            dependencies: ["LiveCore", "Engine", "AudioReactive", "Storage", "CSDL2", "CPNG", "ImGuiShim", "GLEngine", "CAvahi", "CSpeechd", "CRtMidi", "CLiblo"],
             linkerSettings: [.linkedLibrary("m")]
         ),
 

@@ -9,53 +9,30 @@ import Testing
 /// navigation, as the window turns it on), in real headless ImGui frames.
 @Suite(.serialized) struct KeyboardNavigationTests {
     /// The control whose rectangle holds the keyboard focus's centre (the smallest one).
-    static func focused(_ rects: [String: UI.Rect]) -> String? {
-        var r = UI.Rect(x0: 0, y0: 0, x1: 0, y1: 0)
-        guard ig_nav_visible(), ig_nav_rect(&r.x0, &r.y0, &r.x1, &r.y1) else { return nil }
-        let c = r.center
-        return rects.filter { $0.key != "window" && !$0.key.hasPrefix("label:") && $0.value.contains(c.x, c.y) }
-            .min { ($0.value.x1 - $0.value.x0) * ($0.value.y1 - $0.value.y0) < ($1.value.x1 - $1.value.x0) * ($1.value.y1 - $1.value.y0) }?.key
-    }
+    static func focused(_ rects: [String: UI.Rect]) -> String? { FocusedControl.key(in: rects) }
 
     /// The keyboard focus's rectangle, nil when none is shown.
-    static func navRect() -> UI.Rect? {
-        var r = UI.Rect(x0: 0, y0: 0, x1: 0, y1: 0)
-        guard ig_nav_visible(), ig_nav_rect(&r.x0, &r.y0, &r.x1, &r.y1) else { return nil }
-        return r
-    }
+    static func navRect() -> UI.Rect? { FocusedControl.rect(shownOnly: true) }
 
-    /// Walks the focus row by row from the top (Right along a row and back,
-    /// then Down), opening closed sections with Space; returns every
-    /// control reached. Moves are told apart by the focus rectangle (a
-    /// colour editor's parts share one control name).
+    /// Walks the focus over the panel whose rectangles `rects` gives (`KeyboardWalk`), in headless frames.
     static func walk(_ ui: HeadlessImGui, draw: () -> Void, rects: () -> [String: UI.Rect], open: (String) -> Bool) -> Set<String> {
-        var reached: Set<String> = []
-        var stuck = 0
-        ui.tap(ScanCode.down, draw)  // the focus appears
-        for _ in 0..<6 { ui.tap(ScanCode.up, draw) }  // up to the first row
-        for _ in 0..<400 {
-            guard let start = navRect() else {
-                ui.tap(ScanCode.down, draw)
-                continue
+        withoutActuallyEscaping(draw) { draw in
+            withoutActuallyEscaping(rects) { rects in
+                withoutActuallyEscaping(open) { open in
+                    KeyboardWalk(press: { move in
+                        let code: Int32 = switch move {
+                        case .up: ScanCode.up
+                        case .down: ScanCode.down
+                        case .left: ScanCode.left
+                        case .right: ScanCode.right
+                        case .space: ScanCode.space
+                        }
+                        ui.tap(code, draw)
+                    }, rect: { navRect().map { [Double($0.x0), Double($0.y0), Double($0.x1), Double($0.y1)] } },
+                    focused: { focused(rects()) }, isOpen: open).run()
+                }
             }
-            if let name = focused(rects()) {
-                reached.insert(name)
-                if name.hasPrefix("header:"), !open(name) { ui.tap(ScanCode.space, draw) }
-            }
-            var moves = 0, last = start
-            while moves < 10 {
-                ui.tap(ScanCode.right, draw)
-                guard let r = navRect(), r != last else { break }
-                if let name = focused(rects()) { reached.insert(name) }
-                last = r
-                moves += 1
-            }
-            for _ in 0..<(moves + 4) where navRect() != start { ui.tap(ScanCode.left, draw) }
-            ui.tap(ScanCode.down, draw)
-            stuck = navRect() == start ? stuck + 1 : 0
-            if stuck >= 2 { break }
         }
-        return reached
     }
 
     @Test func everyEditorControlIsReachedByKeyboardAlone() throws {

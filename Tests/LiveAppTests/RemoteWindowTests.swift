@@ -71,4 +71,47 @@ import TestSupport
         #expect(app.wait(seconds: 30) == 0)
         #expect(poll(seconds: 5) { host.state?["playlist"] as? Bool == true }, "the host cycles again when the editor quits")
     }
+
+    @Test func theHostWindowShowsItsAddressItsTokenOnKAndTheConnectedRemote() throws {
+        let display = try #require(TestDisplay.display, "Xvfb is needed (scripts/test installs it)")
+        let fx = try RemoteFixture()
+        fx.env["DISPLAY"] = display
+        // No Avahi here (a bus that does not exist): the window says so once and carries on.
+        fx.env["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=\(fx.file("no-bus").path)"
+        let state = fx.file("host-window-state.json")
+        let app = try AppProcess(["--listen", "0.0.0.0:0", "--no-audio", "--no-session", "--size", "1000x700",
+                                  "--state-file", state.path], environment: fx.env)
+        defer { app.stop() }
+        func host() -> [String: Any]? { readJSON(state)?["host"] as? [String: Any] }
+        func lines() -> [String] { host()?["lines"] as? [String] ?? [] }
+        #expect(poll(seconds: 60) { lines().contains("Token needed (K shows it)") }, "the window shows its remote control: \(app.stderr)")
+        let port = try #require((readJSON(state)?["listen"] as? String)?.split(separator: ":").last.flatMap { Int($0) })
+        let shown = lines().first ?? ""
+        #expect(shown.hasPrefix("Remote control on ") && shown.contains(":\(port)") && !shown.contains("0.0.0.0"),
+                "the machine's addresses a remote can type, not the wildcard: \(shown)")
+        #expect(lines().contains("No remote connected"))
+        let label = try #require(host()?["label"] as? [Double], "the label is drawn")
+        #expect(label.count == 4 && label[0] >= 0 && label[1] >= 0 && label[2] <= 1000 && label[3] <= 700, "inside the window: \(label)")
+        let token = try #require(app.stdout.split(separator: "\n").first { $0.hasPrefix("remote token: ") }?.dropFirst("remote token: ".count))
+        #expect(!lines().joined().contains(token), "the token is hidden until asked for")
+        // K shows the token (a real key press in the window).
+        try LiveWindowTests.xdotool(["mousemove", "900", "100"], display: display)
+        // K toggles: press it again only when a press was not taken (the state file is rewritten every second).
+        var tokenShown = false
+        for _ in 0..<3 where !tokenShown {
+            try LiveWindowTests.xdotool(["key", "k"], display: display)
+            tokenShown = poll(seconds: 5) { lines().contains("Token: \(token)  (K hides it)") }
+        }
+        #expect(tokenShown, "K shows the token: \(lines())")
+        // A remote connects: the window names it.
+        let (remote, _) = try fx.startRemote("window-host", port: port, script: [#"{"intent":"next"}"#], extra: ["--token", String(token)])
+        defer { remote.stop() }
+        #expect(poll(seconds: 30) { lines().contains("Remote connected from 127.0.0.1") }, "\(lines())\n\(remote.stderr)")
+        #expect(host()?["remotePeer"] as? String == "127.0.0.1")
+        let history = ((readJSON(state)?["notices"] as? [String: Any])?["history"] as? [[String: Any]]) ?? []
+        let avahiNotices = history.filter { ($0["text"] as? String)?.contains("not announced on the local network") == true }
+        #expect(avahiNotices.count == 1, "one notice without Avahi: \(history)")
+        app.signal(SIGTERM)
+        #expect(app.wait(seconds: 30) == 0)
+    }
 }

@@ -58,4 +58,79 @@ import TestSupport
         app.signal(SIGTERM)
         #expect(app.wait(seconds: 30) == 0)
     }
+
+    /// The controls of one panel's rectangle set (`window` and the rest) that
+    /// are shown whole (a panel scrolls: the rest are out of view), checked
+    /// like the editor's: inside the window, no two overlapping.
+    static func checkPanel(_ name: String, _ raw: [String: Any], size: [Double], menu: Box?, scale: Double,
+                           ignore: (String) -> Bool = { _ in false }) {
+        let rects = raw.compactMapValues { box($0) }
+        guard let window = rects["window"] else {
+            Issue.record("\(name): no window rectangle at \(scale)×")
+            return
+        }
+        #expect(window.x0 >= -0.5 && window.y0 >= -0.5 && window.x1 <= size[0] + 0.5 && window.y1 <= size[1] + 0.5,
+                "\(name) at \(scale)× is inside the window: \(window)")
+        if let menu { #expect(window.y0 >= menu.y1 - 0.5, "\(name) at \(scale)× leaves the menu bar uncovered: \(window)") }
+        let items = rects.filter { k, b in
+            k != "window" && !ignore(k) && b.x0 >= window.x0 && b.x1 <= window.x1 && b.y0 >= window.y0 && b.y1 <= window.y1
+        }.sorted { $0.key < $1.key }
+        // At large scales a panel scrolls: its first screen may hold only a few controls.
+        #expect(items.count >= 1, "\(name) at \(scale)× shows controls: \(rects.keys.sorted())")
+        var overlaps: [String] = []
+        for i in items.indices {
+            for j in items.indices where j > i && overlap(items[i].value, items[j].value) {
+                overlaps.append("\(items[i].key) × \(items[j].key)")
+            }
+        }
+        #expect(overlaps.isEmpty, "\(name) at \(scale)×: \(overlaps.prefix(10))")
+    }
+
+    @Test(arguments: [1.0, 1.5, 2.0, 3.0])
+    func theAudioPanelLibraryAndKeyOverlayHoldAtEveryScale(scale: Double) throws {
+        // A private display: the keys below must reach this window only.
+        let display = try #require(PrivateDisplay(), "Xvfb is needed (scripts/test installs it)")
+        let home = makeTempDir("scale-panels")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let state = home.appendingPathComponent("state.json")
+        let app = try AppProcess(["--no-session", "--no-audio", "--agents", "5000", "--field", "320x180", "--size", "1280x720",
+                                  "--audio-panel", "--ui-scale", String(scale), "--state-file", state.path, "--state-interval", "0.2"],
+                                 environment: ["DISPLAY": display.display, "XDG_STATE_HOME": home.path, "XDG_CACHE_HOME": home.path,
+                                               "XDG_CONFIG_HOME": home.path, "XDG_DATA_HOME": home.path])
+        defer { app.stop() }
+        func doc() -> [String: Any]? { readJSON(state) }
+        func controls() -> [String: Any] { doc()?["controls"] as? [String: Any] ?? [:] }
+        #expect(poll(seconds: 90) { ((doc()?["audio"] as? [String: Any])?["panel"] as? [String: Any])?.isEmpty == false },
+                "the audio panel is drawn: \(app.stderr)")
+        let size = (controls()["display"] as? [Any])?.compactMap { ($0 as? NSNumber)?.doubleValue } ?? [1280, 720]
+        let menu = Self.box(controls()["menuBar"])
+        let audio = ((doc()?["audio"] as? [String: Any])?["panel"] as? [String: Any]) ?? [:]
+        // Meters and the spectrum are pictures drawn under their labels; activity bars sit in their rows.
+        Self.checkPanel("audio panel", audio, size: size, menu: menu, scale: scale) { k in
+            k == "spectrum" || k.hasPrefix("meter:") || k.hasSuffix("activity")
+        }
+        // L opens the library, F1 the key overlay (keys go to the window under the pointer).
+        try LiveWindowTests.xdotool(["mousemove", "640", "700"], display: display.display)
+        for _ in 0..<3 where (controls()["library"] as? [String: Any])?.isEmpty ?? true {
+            try LiveWindowTests.xdotool(["key", "l"], display: display.display)
+            _ = poll(seconds: 10) { (controls()["library"] as? [String: Any])?.isEmpty == false }
+        }
+        Self.checkPanel("library", controls()["library"] as? [String: Any] ?? [:], size: size, menu: menu, scale: scale) { k in
+            k.hasPrefix("thumb:")  // a thumbnail sits in its row
+        }
+        // The overlay sizes itself to its lines over its first frames: wait until its close button is inside it.
+        func overlaySettled() -> Bool {
+            let k = (controls()["keyHelp"] as? [String: Any] ?? [:]).compactMapValues { Self.box($0) }
+            guard let w = k["window"], let c = k["close"] else { return false }
+            return c.y1 <= w.y1 + 0.5 || w.y1 >= size[1] - 20
+        }
+        for _ in 0..<3 where (controls()["keyHelp"] as? [String: Any])?.isEmpty ?? true {
+            try LiveWindowTests.xdotool(["key", "F1"], display: display.display)
+            _ = poll(seconds: 10) { (controls()["keyHelp"] as? [String: Any])?.isEmpty == false }
+        }
+        _ = poll(seconds: 10) { overlaySettled() }
+        Self.checkPanel("key overlay", controls()["keyHelp"] as? [String: Any] ?? [:], size: size, menu: nil, scale: scale)
+        app.signal(SIGTERM)
+        #expect(app.wait(seconds: 30) == 0)
+    }
 }

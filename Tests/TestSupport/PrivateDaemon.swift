@@ -90,7 +90,9 @@ public final class PrivateDaemon {
     }
 
     /// posix_spawn with stdin/stdout/stderr on /dev/null; returns the PID.
-    static func spawn(_ args: [String], environment: [String]) throws -> pid_t {
+    /// (Also for scripts that leave daemons running: they would keep the
+    /// descriptor Foundation's `Process` watches for the exit open.)
+    public static func spawn(_ args: [String], environment: [String]) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -84,7 +84,7 @@ enum CommandLineTool {
     }
 }
 
-/// Writes one line to standard error.
-func printError(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+/// Writes one line to standard error (`newline: false`: a prompt).
+func printError(_ line: String, newline: Bool = true) {
+    FileHandle.standardError.write(Data((line + (newline ? "\n" : "")).utf8))
 }

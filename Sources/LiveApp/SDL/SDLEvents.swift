@@ -12,12 +12,23 @@ struct PolledInput {
 
 /// Polls SDL events on the main thread: every event goes to `forward` first
 /// (the UI layer: `ImGuiLayer.process`), then key presses are translated to
-/// `KeyPress` values.
+/// `KeyPress` values. A key released in the same poll it was pressed in (a
+/// quick tap, xdotool, a remote desktop) has its release put back on the
+/// queue for the next frame: Dear ImGui 1.86 reads keys as held-down state
+/// once per frame, so a press and release between two frames was never seen
+/// (keyboard navigation ignored such taps).
 enum SDLEvents {
     static func poll(forward: ((UnsafeRawPointer) -> Void)? = nil) -> PolledInput {
         var out = PolledInput()
         var e = SDL_Event()
+        var pressed: Set<UInt32> = []
+        var deferred: [SDL_Event] = []
         while SDL_PollEvent(&e) != 0 {
+            if e.type == SDL_KEYUP.rawValue && pressed.contains(e.key.keysym.scancode.rawValue) {
+                deferred.append(e)
+                continue
+            }
+            if e.type == SDL_KEYDOWN.rawValue { pressed.insert(e.key.keysym.scancode.rawValue) }
             if let forward { withUnsafePointer(to: &e) { forward(UnsafeRawPointer($0)) } }
             switch e.type {
             case SDL_QUIT.rawValue:
@@ -37,6 +48,7 @@ enum SDLEvents {
                 break
             }
         }
+        for var d in deferred { SDL_PushEvent(&d) }
         return out
     }
 

@@ -14,7 +14,7 @@ extension AudioPanel {
         UI.textWrapped("Editing: " + editing + (a.isEdited ? "  · edited" : ""))
         record("editing")
         let rowsHeight = min(Float(max(a.entries.count, 1)) * (ig_get_text_line_height() + 6) + 8, 160)
-        _ = "##configs".withCString { ig_begin_child($0, 0, rowsHeight, true, 0) }
+        _ = "##configs".withCString { ig_begin_child($0, 0, rowsHeight, true, UI.WindowFlags.navFlattened) }
         if a.entries.isEmpty { UI.textDisabled("(no saved configs)") }
         for e in a.entries {
             var label = e.name

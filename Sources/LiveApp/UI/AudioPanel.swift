@@ -26,9 +26,10 @@ struct AudioPanel {
     /// Bring the window to the front on the next draw (set when it opens).
     var focusOnNextDraw = false
 
-    /// Width of control labels and of sliders.
-    let labelWidth: Float = 150
-    let sliderWidth: Float = 230
+    /// Width of control labels and of sliders, set for the UI scale and the
+    /// panel's width each frame (1×: 150 and 230 pixels).
+    var labelWidth: Float = 150
+    var sliderWidth: Float = 230
 
     /// Help of the controls that are not analysis settings (those come from `AudioTuning.fields`).
     static let controlHelp: [String: String] = [
@@ -46,8 +47,12 @@ struct AudioPanel {
         rects.removeAll(keepingCapacity: true)
         var dw: Float = 0, dh: Float = 0
         ig_get_display_size(&dw, &dh)
-        ig_set_next_window_pos(max(12, dw - width - 12), ig_get_frame_height() + 8, UI.Cond.firstUseEver, 0, 0)
-        ig_set_next_window_size(width, max(300, dh - 44), UI.Cond.firstUseEver)
+        let u = UI.unit
+        let panelWidth = min(width * u, dw - 24)
+        ig_set_next_window_pos(max(12, dw - panelWidth - 12), ig_get_frame_height() + 8, UI.Cond.firstUseEver, 0, 0)
+        ig_set_next_window_size(panelWidth, max(300, dh - ig_get_frame_height() - 16), UI.Cond.firstUseEver)
+        // Never larger than the window, and below the menu bar, at any UI scale.
+        ig_set_next_window_size_constraints(0, 0, dw - 24, dh - ig_get_frame_height() - 16)
         if focusOnNextDraw {
             ig_set_next_window_focus()
             focusOnNextDraw = false
@@ -55,9 +60,12 @@ struct AudioPanel {
         defer { ig_end() }
         guard "Audio".withCString({ ig_begin($0, nil, UI.WindowFlags.noFocusOnAppearing) }) else { return }
         rects["window"] = UI.currentWindowRect
-        header(model, live)
         var aw: Float = 0, ah: Float = 0
         ig_get_content_region_avail(&aw, &ah)
+        // Labels take 150 design pixels, sliders the rest of the row (help button and spacing kept).
+        labelWidth = min(150 * u, aw * 0.4)
+        sliderWidth = max(3 * ig_get_frame_height(), min(230 * u, aw - labelWidth - 2 * ig_get_frame_height()))
+        header(model, live)
         rects["spectrum"] = AudioMeters.spectrum(live.meters, edges: model.audio.config.tuning.bandEdges, width: aw, height: 90)
         AudioMeters.bands(live.meters, width: aw, rects: &rects)
         beatRow(live, model, dispatch)
@@ -101,7 +109,7 @@ struct AudioPanel {
         if button("Refresh##sources", "refreshSources") { dispatch(.audio(.refreshSources)) }
         if let p = a.sourcesProblem { UI.textColored(UI.wrap("Sources not listed: " + p, width: 60), 1, 0.55, 0.4) }
         let rowsHeight = min(Float(max(a.sources.count, 1)) * (ig_get_text_line_height() + 6) + 8, 150)
-        _ = "##sources".withCString { ig_begin_child($0, 0, rowsHeight, true, 0) }
+        _ = "##sources".withCString { ig_begin_child($0, 0, rowsHeight, true, UI.WindowFlags.navFlattened) }
         if a.sources.isEmpty { UI.textDisabled("(no sources listed yet)") }
         for s in a.sources {
             var label = s.name

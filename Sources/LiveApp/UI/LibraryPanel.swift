@@ -47,8 +47,11 @@ struct LibraryPanel {
         rects.removeAll(keepingCapacity: true)
         var dw: Float = 0, dh: Float = 0
         ig_get_display_size(&dw, &dh)
-        ig_set_next_window_pos(dw - 8, ig_get_frame_height() + 8, UI.Cond.firstUseEver, 1, 0)  // right edge, below the menu bar
-        ig_set_next_window_size(width, 590, UI.Cond.firstUseEver)
+        let u = UI.unit, top = ig_get_frame_height() + 8
+        ig_set_next_window_pos(dw - 8, top, UI.Cond.firstUseEver, 1, 0)  // right edge, below the menu bar
+        ig_set_next_window_size(min(width * u, dw - 16), min(590 * u, dh - top - 8), UI.Cond.firstUseEver)
+        // Never larger than the window at any UI scale (the list scrolls).
+        ig_set_next_window_size_constraints(0, 0, dw - 16, dh - top - 8)
         defer { ig_end() }
         // Does not take focus when it first appears (the parameter editor keeps it).
         guard "Library".withCString({ ig_begin($0, nil, UI.WindowFlags.noFocusOnAppearing) }) else { return }
@@ -96,7 +99,7 @@ struct LibraryPanel {
         let lib = model.library
         let searching = !query.trimmingSpaces.isEmpty
         let rowHeight: Float = 36  // thumbnail rows (64×36)
-        _ = "##rows".withCString { ig_begin_child($0, 0, 330, true, 0) }
+        _ = "##rows".withCString { ig_begin_child($0, 0, 330, true, UI.WindowFlags.navFlattened) }
         defer { ig_end_child() }
         var x: Float = 0, w: Float = 0
         ig_get_window_pos(&x, &listTop)

@@ -35,13 +35,19 @@ struct KeyHelpOverlay {
         ig_get_display_size(&dw, &dh)
         ig_set_next_window_pos(0.5 * dw, 0.5 * dh, UI.Cond.always, 0.5, 0.5)
         ig_set_next_window_bg_alpha(0.88)
+        // Never larger than the window: at large UI scales the list scrolls.
+        ig_set_next_window_size_constraints(0, 0, dw - 16, dh - 16)
         defer { ig_end() }
-        let flags = UI.WindowFlags.noDecoration | UI.WindowFlags.alwaysAutoResize | UI.WindowFlags.noSavedSettings | UI.WindowFlags.noMove
+        let flags = UI.WindowFlags.noTitleBar | UI.WindowFlags.noResize | UI.WindowFlags.noCollapse | UI.WindowFlags.alwaysAutoResize
+            | UI.WindowFlags.noSavedSettings | UI.WindowFlags.noMove
+        rects.removeAll(keepingCapacity: true)
         guard "Keys##overlay".withCString({ ig_begin($0, nil, flags) }) else { return }
         rects["window"] = UI.currentWindowRect
         UI.text("Keys")
         UI.separator()
-        let keyColumn: Float = 150
+        // The key column as wide as its longest entry at the current font.
+        let keyColumn = ig_style_window_padding_x() + (KeyMap.bindings.map { ig_calc_text_width($0.keys) }.max() ?? 0)
+            + 2 * ig_style_item_spacing_x()
         for b in KeyMap.bindings {
             UI.textColored(b.keys, 1, 0.8, 0.35)
             rects["line:" + b.keys] = UI.lastItemRect

@@ -14,6 +14,8 @@ struct LivePanelsFrame {
         var demo: Bool
         /// The remote editor's connection line and whether it is synced.
         var remote: (line: String, connected: Bool)?
+        /// A host's remote-control lines (address, token, remote) and whether a remote is connected.
+        var host: (lines: [String], connected: Bool)?
         var displayCount: Int
         /// The window's size in UI units.
         var display: (width: Float, height: Float)
@@ -28,11 +30,19 @@ struct LivePanelsFrame {
     var midi = MidiPanel()
     /// The menu bar's rectangle in the last frame (nil when hidden).
     private(set) var menuBar: UI.Rect?
+    /// The control with the keyboard focus after the last frame (a rectangle
+    /// key of the editor, audio, library or notices panel), nil when none.
+    private(set) var focus: String?
+    /// The keyboard focus after the last frame: its panel, rectangle and whether it is shown.
+    private(set) var focusPanel = "", focusRect: UI.Rect?, focusShown = false
+    /// The remote/host label's rectangle in the last frame (nil when not drawn).
+    private(set) var remoteLabel: UI.Rect?
 
     /// Draws the frame's panels; returns the actions they produced.
     mutating func draw(model: AppModel, status: Status, audio: AudioShell, liveSet: LiveSet) -> [AppAction] {
         var actions: [AppAction] = []
         menuBar = nil
+        remoteLabel = nil
         let dispatch: (AppAction) -> Void = { actions.append($0) }
         if model.uiVisible && !model.live.allHidden {
             menuBar = MenuBar.draw(model: model, displayCount: status.displayCount, dispatch: dispatch)
@@ -49,8 +59,25 @@ struct LivePanelsFrame {
             StatusPanels.overlay(stats: status.stats, lines: status.overlayLines, displayHeight: status.display.height)
         }
         if status.demo { StatusPanels.demoLabel(displayWidth: status.display.width) }
+        focus = nil
+        focusPanel = FocusedControl.windowName
+        focusRect = FocusedControl.rect(shownOnly: false)
+        focusShown = FocusedControl.highlighted
+        if model.uiVisible && !model.live.allHidden {
+            // The panel holding the focus decides whose controls to look in (panels may overlap).
+            let byPanel: [String: [String: UI.Rect]] = [
+                "Parameters": editor.rects, "Audio": model.audio.panelVisible ? audio.panel.rects : [:],
+                "Library": model.live.libraryPanelVisible ? liveSet.panels.library.rects : [:],
+                NoticesPanel.windowName: notices.rects, NoticesPanel.stripName: notices.rects,
+            ]
+            focus = byPanel[focusPanel].flatMap { FocusedControl.key(in: $0, shownOnly: false) }
+        }
         if let r = status.remote {
-            RemoteStatusLabel.draw(r.line, connected: r.connected, displayWidth: status.display.width, displayHeight: status.display.height)
+            remoteLabel = RemoteStatusLabel.draw([r.line], connected: r.connected, displayWidth: status.display.width,
+                                                 displayHeight: status.display.height)
+        } else if let h = status.host, model.uiVisible && !model.live.allHidden {
+            remoteLabel = RemoteStatusLabel.draw(h.lines, connected: h.connected, displayWidth: status.display.width,
+                                                 displayHeight: status.display.height)
         }
         return actions
     }

@@ -21,6 +21,7 @@ enum MenuBar {
             if "Notices (\(model.notices.history.count))".withCString({ ig_menu_item($0, nil, model.notices.windowOpen, true) }) {
                 dispatch(.toggleNoticesWindow)
             }
+            if ig_menu_item("Speak controls", nil, model.live.speechOn, true) { dispatch(.live(.toggleSpeech)) }
             ig_separator()
             if ig_menu_item("UI larger", "Ctrl +", false, true) { dispatch(.uiScaleStep(1)) }
             if ig_menu_item("UI smaller", "Ctrl -", false, true) { dispatch(.uiScaleStep(-1)) }

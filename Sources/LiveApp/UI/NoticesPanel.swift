@@ -62,7 +62,8 @@ struct NoticesPanel {
         var dw: Float = 0, dh: Float = 0
         ig_get_display_size(&dw, &dh)
         ig_set_next_window_pos(dw / 2, dh / 2, UI.Cond.firstUseEver, 0.5, 0.5)
-        ig_set_next_window_size(min(dw - 40, 760), min(dh - 80, 420), UI.Cond.firstUseEver)
+        ig_set_next_window_size(min(dw - 40, 760 * UI.unit), min(dh - 80, 420 * UI.unit), UI.Cond.firstUseEver)
+        ig_set_next_window_size_constraints(0, 0, dw - 16, dh - ig_get_frame_height() - 16)
         var open = true
         defer { ig_end() }
         guard Self.windowName.withCString({ ig_begin($0, &open, 0) }) else {
@@ -77,7 +78,7 @@ struct NoticesPanel {
         if UI.smallButton("Dismiss all on screen") { dispatch(.dismissAllNotices) }
         rects["clear"] = UI.lastItemRect
         UI.separator()
-        _ = "##history".withCString { ig_begin_child($0, 0, 0, false, 0) }
+        _ = "##history".withCString { ig_begin_child($0, 0, 0, false, UI.WindowFlags.navFlattened) }
         for n in board.history.reversed() {
             Self.line(n, width: 90)
             rects["row:\(n.id)"] = UI.lastItemRect

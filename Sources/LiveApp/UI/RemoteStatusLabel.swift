@@ -3,13 +3,22 @@ import ImGuiShim
 /// The remote editor's connection line, bottom right (clear of the editor
 /// panel and the notices): green while connected to the host, amber
 /// otherwise. Main thread only.
+/// A host's window uses the same place for its address, token and
+/// connected remote (`HostStatus.lines`). Main thread only.
 enum RemoteStatusLabel {
-    static func draw(_ text: String, connected: Bool, displayWidth: Float, displayHeight: Float) {
+    /// Draws the lines; returns the label's rectangle.
+    @discardableResult
+    static func draw(_ lines: [String], connected: Bool, displayWidth: Float, displayHeight: Float) -> UI.Rect {
         ig_set_next_window_pos(displayWidth - 12, displayHeight - 12, UI.Cond.always, 1, 1)
         ig_set_next_window_bg_alpha(0.6)
+        var rect = UI.Rect(x0: 0, y0: 0, x1: 0, y1: 0)
         if "##remote".withCString({ ig_begin($0, nil, UI.WindowFlags.overlay | UI.WindowFlags.noInputs) }) {
-            if connected { UI.textColored(text, 0.5, 1, 0.6) } else { UI.textColored(text, 1, 0.75, 0.3) }
+            for text in lines {
+                if connected { UI.textColored(text, 0.5, 1, 0.6) } else { UI.textColored(text, 1, 0.75, 0.3) }
+            }
+            rect = UI.currentWindowRect
         }
         ig_end()
+        return rect
     }
 }

@@ -16,6 +16,8 @@ enum UI {
         static let noFocusOnAppearing: Int32 = 1 << 12
         static let noNavInputs: Int32 = 1 << 18
         static let noNavFocus: Int32 = 1 << 19
+        /// A child list the arrow keys enter and leave like the rest of the panel (1.86: "NavFlattened").
+        static let navFlattened: Int32 = 1 << 23
         static let noDecoration = noTitleBar | noResize | noScrollbar | noCollapse
         static let noInputs = noMouseInputs | noNavInputs | noNavFocus
         static let overlay = noDecoration | alwaysAutoResize | noSavedSettings | noFocusOnAppearing | noNavInputs | noNavFocus | noMove
@@ -83,6 +85,10 @@ enum UI {
     static func beginTabItem(_ label: String) -> Bool { label.withCString { ig_begin_tab_item($0, nil, 0) } }
     static func openPopup(_ id: String) { id.withCString { ig_open_popup($0) } }
     static func beginPopup(_ id: String) -> Bool { id.withCString { ig_begin_popup($0, 0) } }
+
+    /// Pixels per design pixel at the current UI scale (the font's size over
+    /// its 1× size): panels written in 1× pixels multiply their widths by it.
+    static var unit: Float { ig_get_text_line_height() / UIFonts.baseSize }
 
     /// The width of a button labelled `label` (text and frame padding).
     static func buttonWidth(_ label: String) -> Float { ig_calc_text_width(label) + 2 * ig_style_frame_padding_x() }

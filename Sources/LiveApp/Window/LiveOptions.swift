@@ -16,6 +16,8 @@ struct LiveOptions: Sendable {
     var config: String?
     var stats: String?
     var stateFile: String?
+    /// Seconds between two rewrites of the state file.
+    var stateInterval = 1.0
     var windowSize: (width: Int, height: Int)?
     var field: (width: Int, height: Int)?
     var agents: Int?
@@ -33,6 +35,8 @@ struct LiveOptions: Sendable {
     var audioPanel = false
     /// Start with every panel hidden (`--no-ui`; Tab shows them).
     var noUI = false
+    /// Spoken feedback through speech-dispatcher from the start.
+    var speak = false
     /// `--ui-scale S`: the UI scale to start with (else the session's).
     var uiScale: Double?
     /// Quit by itself after this many seconds (tests, demos).
@@ -72,6 +76,8 @@ struct LiveOptions: Sendable {
                             see docs/audio-config.md); it reloads live when the file is saved
       --audio-panel         open the audio panel (meters, routes, configs, source) at start; A toggles it
       --no-ui               start with the panels hidden (Tab shows them)
+      --speak               spoken feedback through speech-dispatcher: the focused control's
+                            label and value, its help on Ctrl+H, new notices (View ▸ Speak controls)
       --ui-scale S          UI scale 0.5...3 (Ctrl+= / Ctrl+- change it; the session remembers it)
       --preset NAME         start with this preset (id, name, or a preset .json file)
       --fullscreen          start fullscreen (F11 toggles)
@@ -88,6 +94,7 @@ struct LiveOptions: Sendable {
                             recording (active, frames written, frames dropped)
       --state-file FILE     write the current preset/parameters, audio source/config and the audio
                             panel's control rectangles (for scripted UI tests) as JSON once per second
+      --state-interval S    rewrite the state file every S seconds instead (0.02...60)
       --no-governor         never lower quality to keep the frame rate
       --max-fps N           pace frames with a timer at N per second (vsync off); without it the
                             display's vsync paces (or a 60 Hz timer where there is none)
@@ -132,6 +139,7 @@ struct LiveOptions: Sendable {
         o.config = try r.string("--config")
         o.stats = try r.string("--stats")
         o.stateFile = try r.string("--state-file")
+        o.stateInterval = try r.double("--state-interval", in: 0.02...60) ?? 1
         o.windowSize = try r.size("--size")
         o.field = try r.size("--field", max: 4096)
         o.agents = try r.int("--agents", in: 1_000...128_000_000)
@@ -147,6 +155,7 @@ struct LiveOptions: Sendable {
         o.noSession = r.flag("--no-session")
         o.audioPanel = r.flag("--audio-panel")
         o.noUI = r.flag("--no-ui")
+        o.speak = r.flag("--speak")
         o.uiScale = try r.double("--ui-scale", in: 0.5...3)
         o.quitAfter = try r.double("--quit-after", in: 0...1e9)
         o.screenshot = try r.string("--screenshot")

@@ -123,6 +123,7 @@ extension LiveRunner {
         if let ms = saved?.visualOffsetMs { dispatcher.apply(.control(.setVisualOffset(ms))) }
         if options.midiPanel || saved?.midiPanel == true { dispatcher.apply(.control(.togglePanel)) }
         if options.noUI && model.uiVisible { dispatcher.apply(.toggleUI) }
+        if options.speak { dispatcher.apply(.live(.toggleSpeech)) }
         return true
     }
 
@@ -141,6 +142,8 @@ extension LiveRunner {
             return liveSet.perform(effect)
         case .audio(let e):
             return audioShell.perform(e, model: model)
+        case .speakHelp:
+            speakHelp()
         case .control(let e):
             return control.perform(e)
         case .reseed, .logNotice:
@@ -154,6 +157,7 @@ extension LiveRunner {
         if let listen = options.listen {
             let host = try RemoteHostSetup.start(listen: listen, token: options.token)
             remoteHost = host
+            announcer = RemoteHostSetup.announce(host)
             let link = HostLink(host: host, onDisconnect: options.onDisconnect, maxAgents: options.maxAgents ?? HostLink.defaultMaxAgents)
             // A pushed look fades through black like the auto-cycle does.
             link.requestFade = { [liveSet] id in liveSet.cycle.request(id) }
@@ -167,6 +171,7 @@ extension LiveRunner {
     }
 
     func stopRemote() {
+        announcer = nil  // withdraws the announcement
         remoteHost?.stop()
         remoteEditor?.client.stop()
     }

@@ -22,10 +22,16 @@ extension LiveRunner {
             ],
             demo: audio.status == .demo,
             remote: remoteEditor.map { ($0.statusLine, $0.synced) },
+            host: hostStatus().map { ($0.lines(showToken: model.live.hostTokenShown), $0.remotePeer != nil) },
             displayCount: SDLWindow.displayCount,
             display: (Float(window.size.width), Float(window.size.height)),
             time: clockSeconds,
             control: control.panelStatus(tempo: tempo))
+    }
+
+    /// What the window says about remote control when it is a host.
+    func hostStatus() -> HostStatus? {
+        remoteHost.map { RemoteHostSetup.status(host: $0, link: hostLink, announcer: announcer) }
     }
 
     /// The session as it is now (window placement, look, locks, audio).
@@ -160,6 +166,14 @@ extension LiveRunner {
             ("display", .array([.int(size.width), .int(size.height)])),
             ("menuBar", panels.menuBar.map { b in .array([.double(Double(b.x0)), .double(Double(b.y0)), .double(Double(b.x1)), .double(Double(b.y1))]) } ?? .null),
             ("editor", .object(Self.rectMembers(whole))),
+            ("openHelp", panels.editor.openHelp.map(JSONNode.string) ?? .null),
+            ("keyHelp", .object(model.live.keyHelpVisible ? Self.rectMembers(liveSet.panels.keyHelp.rects) : [])),
+            ("library", .object(model.live.libraryPanelVisible ? Self.rectMembers(liveSet.panels.library.rects) : [])),
+            ("editorControls", .array(e.keys.filter { $0 != "window" && !$0.hasPrefix("label:") }.sorted().map(JSONNode.string))),
+            ("focus", .object([("frame", .int(pipeline.frameCount)),
+                               ("control", panels.focus.map(JSONNode.string) ?? .null), ("panel", .string(panels.focusPanel)),
+                               ("shown", .bool(panels.focusShown)),
+                               ("rect", panels.focusRect.map { f in .array([f.x0, f.y0, f.x1, f.y1].map { .double(Double($0)) }) } ?? .null)])),
         ])
     }
 
@@ -178,12 +192,17 @@ extension LiveRunner {
             extra = [("revision", .int(Int(h.revision))),
                      ("remote", .object([("connected", .bool(h.remoteConnected)), ("connects", .int(h.connects))])),
                      ("listen", .string(remoteHost?.address.description ?? ""))]
+            if let s = hostStatus() {
+                extra.append(("host", RemoteHostSetup.stateJSON(s, tokenShown: model.live.hostTokenShown,
+                                                                label: panels.remoteLabel)))
+            }
         }
         let state = remoteEditor?.state(model) ?? HostLink.snapshot(model)
         if let r = remoteEditor { extra = [("revision", .int(Int(state.revision))), ("connected", .bool(r.synced))] }
         extra.append(("audio", audioState()))
         extra.append(("notices", noticesState()))
         extra.append(("controls", controlsState()))
+        extra.append(("speech", speechState()))
         extra.append(("liveControl", control.stateNode(model: model, tempo: tempo)))
         StateDumpWriter.shared.write(StateDump.text(state, extra: extra), to: path, sync: sync)
     }

@@ -28,8 +28,12 @@ final class LiveRunner {
     /// Remote control: this window is a host (`--listen`) or a remote editor (`physarum remote`).
     var hostLink: HostLink?
     var remoteHost: RemoteHost?
+    /// Announces the host on the local network (DNS-SD) when it listens beyond loopback.
+    var announcer: HostAnnouncer?
     var remoteEditor: RemoteEditorLink?
     var statsWriter: LineWriter?
+    /// Spoken feedback while `model.live.speechOn` (LiveRunner+Speech.swift).
+    var speech: SpeechShell?
     /// `--frame-times`: one line per frame.
     var frameTimesWriter: LineWriter?
     /// Start of the previous frame on the frame clock (seconds; nil before the first).
@@ -44,7 +48,7 @@ final class LiveRunner {
     /// This frame's tempo (MIDI clock or the beat tracker).
     var tempo = TempoReading()
     private var lastStatsSecond = 0
-    private var lastStateSecond = -1
+    private var lastStateSlot = -1
 
     var liveSet: LiveSet { startup.liveSet }
     var model: AppModel { dispatcher.model }
@@ -93,6 +97,9 @@ final class LiveRunner {
         dispatcher.apply(shortcuts.actions(for: input.keys, now: tick.time))
         // Remote control: drain the network's queue (no socket work here).
         hostLink?.pump(model: { self.dispatcher.model }, apply: dispatcher.apply)
+        if let p = announcer?.takeProblem() {
+            dispatcher.apply(.notice("Remote control: not announced on the local network: \(p); a remote must type the address", .warning))
+        }
         if let r = remoteEditor {
             let (reseed, messages) = r.update(model: &dispatcher.model)
             if reseed { dispatcher.reseed() }
@@ -123,6 +130,7 @@ final class LiveRunner {
         framesInFlight?.frameSubmitted()
         let t3 = ContinuousClock.now
         dispatcher.apply(editorWindow.panelActions)
+        updateSpeech(now: tick.time)
         hostLink?.publish(model: model)
         control.endFrame(model: model, features: heard, time: tick.time)
         control.measure(audio: audio, drainedAt: drained, presented: DispatchTime.now().uptimeNanoseconds, onset: features.onset)
@@ -143,8 +151,8 @@ final class LiveRunner {
             lastStatsSecond = second
             statsWriter?.append(statsLine(elapsed: tick.time, frames: pipeline.frameCount, features: features))
         }
-        if let path = options.stateFile, second != lastStateSecond {
-            lastStateSecond = second
+        if let path = options.stateFile, Int(tick.time / options.stateInterval) != lastStateSlot {
+            lastStateSlot = Int(tick.time / options.stateInterval)
             writeState(path)
         }
         dispatcher.apply(liveSet.drainActions())

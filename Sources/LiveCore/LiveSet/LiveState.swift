@@ -15,6 +15,12 @@ public enum LiveAction: Equatable, Sendable {
     case toggleSlotPicker
     /// L: the library panel.
     case toggleLibraryPanel
+    /// K: show or hide the remote-control token in a host's window.
+    case toggleHostToken
+    /// View ▸ Speak (`--speak`): spoken feedback on or off.
+    case toggleSpeech
+    /// Ctrl+H: speak the focused control's help (when speech is on).
+    case speakHelp
     /// Auto-cycle dwell per preset in seconds (clamped to 3…600).
     case setDwell(Double)
     /// Auto-cycle through pinned presets only (true) or through all.
@@ -55,5 +61,9 @@ public struct LiveState: Equatable, Sendable {
     public var keyHelpVisible = false
     public var slotPickerOpen = false
     public var libraryPanelVisible = false
+    /// A host's window shows its remote-control token (K).
+    public var hostTokenShown = false
+    /// Spoken feedback is on (`--speak`, View ▸ Speak).
+    public var speechOn = false
     public var cycle = CycleSettings()
 }

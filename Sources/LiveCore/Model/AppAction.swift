@@ -81,6 +81,8 @@ public enum AppEffect: Equatable, Sendable {
     case capture(CaptureRequest)
     /// Audio work for the shell: configure analysis and modulator, config files, sources.
     case audio(AudioEffect)
+    /// Speak the focused control's help (the shell knows the focus).
+    case speakHelp
     /// Bindings file and OSC endpoint work.
     case control(ControlEffect)
 }

@@ -25,12 +25,14 @@ extension AppModel {
     /// Applies a live-set action.
     public mutating func handleLive(_ action: LiveAction) -> [AppEffect] {
         switch action {
-        case .toggleBlackout, .toggleHideAll, .toggleKeyHelp, .toggleSlotPicker, .toggleLibraryPanel:
+        case .toggleBlackout, .toggleHideAll, .toggleKeyHelp, .toggleSlotPicker, .toggleLibraryPanel, .toggleHostToken, .toggleSpeech:
             let flag: WritableKeyPath<LiveState, Bool> = switch action {
             case .toggleBlackout: \.blackout
             case .toggleHideAll: \.allHidden
             case .toggleKeyHelp: \.keyHelpVisible
             case .toggleSlotPicker: \.slotPickerOpen
+            case .toggleHostToken: \.hostTokenShown
+            case .toggleSpeech: \.speechOn
             default: \.libraryPanelVisible
             }
             live[keyPath: flag].toggle()
@@ -51,6 +53,8 @@ extension AppModel {
             return [.capture(.screenshot)]
         case .toggleRecording:
             return [.capture(.toggleRecording)]
+        case .speakHelp:
+            return live.speechOn ? [.speakHelp] : []
         }
     }
 

@@ -30,6 +30,7 @@ extension KeyMap {
         case .letter("t"): return .audio(.beat(.tap))
         case .letter("p"): return .live(.screenshot)
         case .letter("r"): return .live(.toggleRecording)
+        case .letter("k"): return .live(.toggleHostToken)
         default: return nil
         }
     }
@@ -51,12 +52,16 @@ extension KeyMap {
         KeyBinding(keys: "T", help: "Tap tempo (the beat tracker follows the taps)", example: KeyPress(key: .letter("t")), action: .audio(.beat(.tap))),
         KeyBinding(keys: "P", help: "Screenshot (PNG)", example: KeyPress(key: .letter("p")), action: .live(.screenshot)),
         KeyBinding(keys: "R", help: "Start/stop recording", example: KeyPress(key: .letter("r")), action: .live(.toggleRecording)),
+        KeyBinding(keys: "K", help: "Show/hide the remote-control token (--listen)", example: KeyPress(key: .letter("k")),
+                   action: .live(.toggleHostToken)),
         KeyBinding(keys: "F3", help: "Performance overlay", example: KeyPress(key: .f3), action: .toggleOverlay),
         KeyBinding(keys: "F11", help: "Fullscreen", example: KeyPress(key: .f11), action: .toggleFullscreen),
         KeyBinding(keys: "Ctrl+Z", help: "Undo", example: KeyPress(key: .letter("z"), ctrl: true), action: .undo),
         KeyBinding(keys: "Ctrl+Shift+Z", help: "Redo", example: KeyPress(key: .letter("z"), ctrl: true, shift: true), action: .redo),
         KeyBinding(keys: "Ctrl + / Ctrl –", help: "UI scale", example: KeyPress(key: .plus, ctrl: true), action: .uiScaleStep(1)),
         KeyBinding(keys: "? or F1", help: "This key overlay", example: KeyPress(key: .slash, shift: true), action: .live(.toggleKeyHelp)),
+        KeyBinding(keys: "Ctrl+H", help: "Speak the focused control's help (with --speak)", example: KeyPress(key: .letter("h"), ctrl: true),
+                   action: .live(.speakHelp)),
         KeyBinding(keys: "Ctrl+Q", help: "Quit", example: KeyPress(key: .letter("q"), ctrl: true), action: .quit),
     ]
 }

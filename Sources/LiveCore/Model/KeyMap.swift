@@ -50,6 +50,7 @@ public enum KeyMap {
             case .letter("y"): return .redo
             case .letter("q"): return .quit
             case .letter("r"): return .randomize(seed: 0)
+            case .letter("h"): return .live(.speakHelp)
             case .plus: return .uiScaleStep(1)
             case .minus: return .uiScaleStep(-1)
             default: return nil

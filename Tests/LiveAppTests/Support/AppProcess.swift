@@ -23,8 +23,9 @@ final class AppProcess: @unchecked Sendable {
     }
 
     /// Starts the binary. `environment` entries override the inherited ones;
-    /// a nil value removes the variable.
-    init(_ args: [String], environment: [String: String?] = [:], binary: String = AppProcess.binary) throws {
+    /// a nil value removes the variable. `input` is written to its standard
+    /// input, which is then closed (default: empty).
+    init(_ args: [String], environment: [String: String?] = [:], binary: String = AppProcess.binary, input: String? = nil) throws {
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
         process.executableURL = URL(fileURLWithPath: binary)
@@ -32,7 +33,8 @@ final class AppProcess: @unchecked Sendable {
         process.environment = env
         process.standardOutput = outPipe
         process.standardError = errPipe
-        process.standardInput = FileHandle.nullDevice
+        let inPipe = input.map { _ in Pipe() }
+        process.standardInput = inPipe ?? FileHandle.nullDevice
         outPipe.fileHandleForReading.readabilityHandler = { [weak self] h in
             let d = h.availableData
             guard let self, !d.isEmpty else { return }
@@ -44,6 +46,10 @@ final class AppProcess: @unchecked Sendable {
             self.lock.lock(); self.err.append(d); self.lock.unlock()
         }
         try process.run()
+        if let inPipe, let input {
+            inPipe.fileHandleForWriting.write(Data(input.utf8))
+            try? inPipe.fileHandleForWriting.close()
+        }
     }
 
     var stdout: String { lock.lock(); defer { lock.unlock() }; return String(decoding: out, as: UTF8.self) }

@@ -18,6 +18,8 @@ enum RemoteCommand: Subcommand {
     Usage: physarum remote HOST:PORT [--token T] [--push] [WINDOW OPTIONS]
            physarum remote HOST:PORT [--token T] [--push] --headless [--script FILE|-]
                                      [--state-file FILE] [--exit-when-done] [--quit-after S]
+           physarum remote [--wait S] [--token T] [...]   find hosts on the local network, choose one
+           physarum remote --browse [--wait S]           list the hosts found, one a line, and exit
 
     Runs the editor here and mirrors it to the host: parameter edits go out live
     (at most 20 messages a second; the last value always arrives), preset changes
@@ -36,13 +38,20 @@ enum RemoteCommand: Subcommand {
       --exit-when-done  with --script: exit once the script ended and the host acknowledged
                         every change (otherwise keep mirroring until killed)
       --quit-after S    quit by itself after S seconds
+    Without HOST:PORT it looks for hosts announced on the local network (DNS-SD through
+    the Avahi daemon; a host announces itself when it listens beyond loopback) for
+    --wait seconds (default 3), lists them numbered and reads the number (or name) of
+    the one to connect to from standard input; when that host needs a token and none
+    was given, it reads the token on the next line. Every other option is as above.
+      --browse          print the hosts found, one a line: NAME, ADDR:PORT, host name and
+                        token|no-token, separated by tabs (exit 1 when Avahi is not running)
     Window options are those of `physarum` (see `physarum --help`).
     Traffic is not encrypted; see docs/remote-protocol.md.
     """
 
     static func run(_ args: [String]) throws -> Int32 {
         guard let first = args.first, !first.hasPrefix("-") else {
-            throw UsageError("expected HOST:PORT of the host first (e.g. physarum remote 192.168.1.20:7777)")
+            return try RemoteDiscovery.run(args)
         }
         let target = try HostPort.parse(first, option: "HOST:PORT", requireHost: true)
         var r = ArgumentReader(Array(args.dropFirst()))

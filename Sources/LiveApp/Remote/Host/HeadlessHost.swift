@@ -45,6 +45,8 @@ final class HeadlessHost {
         let signals = QuitSignals()
         let host = try RemoteHostSetup.start(listen: options.listen, token: options.token)
         defer { host.stop() }
+        var announcer = RemoteHostSetup.announce(host)
+        defer { announcer = nil }  // withdrawn before the listener closes
         let link = HostLink(host: host, onDisconnect: options.onDisconnect, maxAgents: options.maxAgents ?? HostLink.defaultMaxAgents)
         let statsWriter: LineWriter?
         do {
@@ -70,6 +72,7 @@ final class HeadlessHost {
         while let tick = clock.next() {
             let f0 = timer.now
             link.pump(model: { dispatcher.model }, apply: dispatcher.apply)
+            if let p = announcer?.takeProblem() { printError("physarum host: not announced on the local network: \(p); a remote must type the address") }
             let f1 = timer.now
             // Auto-cycle: a preset switch happens at the black point of a fade.
             let cycled = cycle.tick(dt: tick.dt, input: dispatcher.model.cycleInput)
@@ -94,23 +97,25 @@ final class HeadlessHost {
             }
             if let path = options.stateFile, second != lastStateSecond {
                 lastStateSecond = second
-                writeState(path, model: dispatcher.model, frames: pipeline.frameCount, link: link, host: host)
+                writeState(path, model: dispatcher.model, frames: pipeline.frameCount, link: link, host: host, announcer: announcer)
             }
         }
         statsWriter?.flush()
         if let path = options.stateFile {
-            writeState(path, model: dispatcher.model, frames: pipeline.frameCount, link: link, host: host, sync: true)
+            writeState(path, model: dispatcher.model, frames: pipeline.frameCount, link: link, host: host, announcer: announcer, sync: true)
         }
         return 0
     }
 
-    private func writeState(_ path: String, model: AppModel, frames: Int, link: HostLink, host: RemoteHost, sync: Bool = false) {
+    private func writeState(_ path: String, model: AppModel, frames: Int, link: HostLink, host: RemoteHost, announcer: HostAnnouncer?,
+                            sync: Bool = false) {
         let text = StateDump.text(HostLink.snapshot(model), extra: [
             ("revision", .int(Int(link.revision))),
             ("remote", .object([("connected", .bool(link.remoteConnected)), ("connects", .int(link.connects)),
                                 ("lastDisconnect", link.lastDisconnect.map { .string($0) } ?? .null)])),
             ("listen", .string(host.address.description)),
             ("frames", .int(frames)),
+            ("host", RemoteHostSetup.stateJSON(RemoteHostSetup.status(host: host, link: link, announcer: announcer), tokenShown: false)),
         ])
         StateDumpWriter.shared.write(text, to: path, sync: sync)
     }

@@ -1,6 +1,7 @@
 import Engine
 import Foundation
 import LiveCore
+import Storage
 
 /// Options of `physarum host`.
 struct HostOptions: Sendable {
@@ -130,5 +131,40 @@ enum RemoteHostSetup {
         }
         host.start()
         return host
+    }
+
+    /// Announces a host bound beyond loopback on the local network (DNS-SD
+    /// through Avahi); nil for a loopback-only host, which no one else can reach.
+    static func announce(_ host: RemoteHost) -> HostAnnouncer? {
+        host.address.isLoopback ? nil : HostAnnouncer(port: host.address.port, tokenRequired: host.token != nil,
+                                                      ipv4Only: host.address.family == AF_INET)
+    }
+
+    /// The host's remote-control status for `--state-file`: addresses, token
+    /// (required, shown), the connected remote, the announcement, the lines
+    /// on screen and the label's rectangle when drawn.
+    static func stateJSON(_ s: HostStatus, tokenShown: Bool, label: UI.Rect? = nil) -> JSONNode {
+        var announcement: JSONNode = .null
+        switch s.announcement {
+        case .none: break
+        case .pending?: announcement = .object([("state", .string("pending"))])
+        case .announced(let name)?: announcement = .object([("state", .string("announced")), ("name", .string(name))])
+        case .unavailable(let reason)?: announcement = .object([("state", .string("unavailable")), ("reason", .string(reason))])
+        }
+        var members: [(String, JSONNode)] = [
+            ("addresses", .array(s.addresses.map(JSONNode.string))), ("tokenRequired", .bool(s.token != nil)),
+            ("tokenShown", .bool(tokenShown)), ("remotePeer", s.remotePeer.map(JSONNode.string) ?? .null),
+            ("announcement", announcement), ("lines", .array(s.lines(showToken: tokenShown).map(JSONNode.string))),
+        ]
+        if let label {
+            members.append(("label", .array([label.x0, label.y0, label.x1, label.y1].map { JSONNode.rounded(Double($0), 1) })))
+        }
+        return .object(members)
+    }
+
+    /// What the host's window shows about remote control now.
+    static func status(host: RemoteHost, link: HostLink?, announcer: HostAnnouncer?) -> HostStatus {
+        HostStatus(addresses: host.address.reachableAddresses, loopbackOnly: host.address.isLoopback, token: host.token,
+                   remotePeer: link?.remotePeer, announcement: announcer?.status)
     }
 }

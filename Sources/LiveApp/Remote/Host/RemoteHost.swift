@@ -70,6 +70,8 @@ final class RemoteHost: HostTransport, @unchecked Sendable {
     private var readBuffer: UnsafeMutableRawBufferPointer { thread.readBuffer }
     private let outgoing = Mutex(Outgoing())
     private let counters = Mutex(Counters())
+    /// Each open connection's peer address (written on the network thread, read anywhere).
+    private let peers = Mutex([Int: String]())
     private let clock = ContinuousClock()
     private let origin: ContinuousClock.Instant
     // Network thread only:
@@ -130,6 +132,9 @@ final class RemoteHost: HostTransport, @unchecked Sendable {
         wake.signal()
     }
 
+    /// The address connection `connection` comes from, while it is open.
+    func peerAddress(connection: Int) -> String? { peers.withLock { $0[connection] } }
+
     private var now: Double { (clock.now - origin).seconds }
 
     // MARK: the network thread
@@ -165,6 +170,7 @@ final class RemoteHost: HostTransport, @unchecked Sendable {
             if ready[0].readable { acceptAll() }
         }
         connections.removeAll()
+        peers.withLock { $0.removeAll() }
     }
 
     private func acceptAll() {
@@ -173,6 +179,7 @@ final class RemoteHost: HostTransport, @unchecked Sendable {
             let id = nextID
             nextID += 1
             connections[id] = Connection(socket: socket, refilled: now)
+            peers.withLock { $0[id] = peer.hostText }
             counters.withLock { $0.accepted += 1 }
             let decisions = table.opened(id, from: peer.admissionKey, now: now)
             if !decisions.isEmpty { log.log("connection from \(peer): an older one waiting for its hello made room", now: now) }
@@ -325,7 +332,10 @@ final class RemoteHost: HostTransport, @unchecked Sendable {
     private func reapClosing() {
         let t = now
         for (id, c) in connections {
-            if let by = c.closeBy, c.pendingOut == 0 || t >= by { connections[id] = nil }
+            if let by = c.closeBy, c.pendingOut == 0 || t >= by {
+                connections[id] = nil
+                peers.withLock { $0[id] = nil }
+            }
         }
     }
 }

@@ -85,11 +85,55 @@ struct SocketAddress: Sendable, CustomStringConvertible {
 
     /// `1.2.3.4:5` or `[::1]:5` (inet_ntop).
     var description: String {
+        family == AF_INET6 ? "[\(hostText)]:\(port)" : "\(hostText):\(port)"
+    }
+
+    /// The address alone, `1.2.3.4` or `::1` (inet_ntop).
+    var hostText: String {
         var buf = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
         let bytes = addressBytes
         let ok = bytes.withUnsafeBytes { src in inet_ntop(family, src.baseAddress, &buf, socklen_t(buf.count)) } != nil
-        let host = ok ? String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "?"
-        return family == AF_INET6 ? "[\(host)]:\(port)" : "\(host):\(port)"
+        return ok ? String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "?"
+    }
+
+    /// Whether this is the wildcard address (0.0.0.0 or ::).
+    var isWildcard: Bool { addressBytes.allSatisfy { $0 == 0 } }
+
+    /// The addresses a remote can type to reach a socket bound here, as
+    /// `ADDR:PORT`: the address itself, or for a wildcard bind this machine's
+    /// interface addresses (getifaddrs) of that family (IPv6: also IPv4, as a
+    /// `::` socket takes both), loopback and IPv6 link-local left out; the
+    /// bound address when none is found.
+    var reachableAddresses: [String] {
+        guard isWildcard else { return [description] }
+        var out: [String] = []
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0 else { return [description] }
+        defer { freeifaddrs(list) }
+        var p = list
+        while let ifa = p {
+            p = ifa.pointee.ifa_next
+            guard let sa = ifa.pointee.ifa_addr else { continue }
+            let f = Int32(sa.pointee.sa_family)
+            guard f == AF_INET || (f == AF_INET6 && family == AF_INET6) else { continue }
+            var a = SocketAddress()
+            let n = f == AF_INET ? MemoryLayout<sockaddr_in>.size : MemoryLayout<sockaddr_in6>.size
+            withUnsafeMutableBytes(of: &a.storage) { dst in dst.copyMemory(from: UnsafeRawBufferPointer(start: sa, count: n)) }
+            a.length = socklen_t(n)
+            let b = a.addressBytes
+            if a.isLoopback || (b.count == 16 && b[0] == 0xFE && b[1] & 0xC0 == 0x80) { continue }
+            a.setPort(port)
+            if !out.contains(a.description) { out.append(a.description) }
+        }
+        return out.isEmpty ? [description] : out
+    }
+
+    /// Sets the port (sin_port / sin6_port, network byte order).
+    private mutating func setPort(_ p: Int) {
+        withUnsafeMutableBytes(of: &storage) { raw in
+            raw[MemoryLayout<sa_family_t>.size] = UInt8(p >> 8 & 0xFF)
+            raw[MemoryLayout<sa_family_t>.size + 1] = UInt8(p & 0xFF)
+        }
     }
 
     /// Runs `body` with the address as a `sockaddr` pointer and its length.

@@ -19,6 +19,13 @@ public protocol HostTransport: AnyObject {
     func publish(_ state: RemoteState, connection: Int)
     /// Sends an error message to `connection`.
     func reject(_ message: String, connection: Int)
+    /// The address connection `connection` comes from (nil when unknown).
+    func peerAddress(connection: Int) -> String?
+}
+
+extension HostTransport {
+    /// No address known (test doubles).
+    public func peerAddress(connection: Int) -> String? { nil }
 }
 
 /// The frame-loop side of a host: turns network events into app actions
@@ -64,6 +71,9 @@ public final class HostLink {
 
     /// Whether a remote is connected.
     public var remoteConnected: Bool { connection != nil }
+
+    /// The connected remote's address, when one is connected.
+    public var remotePeer: String? { connection.flatMap { host.peerAddress(connection: $0) } }
 
     /// Applies what arrived from the network, in order, through `apply`
     /// (which must run `AppModel.handle` and its effects). `model` reads the
