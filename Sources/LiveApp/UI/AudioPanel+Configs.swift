@@ -13,8 +13,9 @@ extension AudioPanel {
         let editing = a.file.map { "\(a.config.name) — \($0.path)" } ?? "\(a.config.name) (not saved to a file)"
         UI.textWrapped("Editing: " + editing + (a.isEdited ? "  · edited" : ""))
         record("editing")
-        let rowsHeight = min(Float(max(a.entries.count, 1)) * (ig_get_text_line_height() + 6) + 8, 160)
-        _ = "##configs".withCString { ig_begin_child($0, 0, rowsHeight, true, UI.WindowFlags.navFlattened) }
+        // Rows in the panel itself, not in a child list: the arrow keys did not
+        // enter a child list's rows in the real window (ImGui 1.86), and the
+        // panel scrolls anyway.
         if a.entries.isEmpty { UI.textDisabled("(no saved configs)") }
         for e in a.entries {
             var label = e.name
@@ -32,7 +33,7 @@ extension AudioPanel {
                 UI.tooltip(e.problem.map { UI.wrap($0, width: 70) } ?? "\(e.url.path)\nDouble-click to apply")
             }
         }
-        ig_end_child()
+        ig_separator()
         let selected = a.entries.first { $0.url == (selectedConfig ?? a.file) }
         let isUser = selected?.origin == .user
         if button("Apply", "apply", enabled: selected?.isValid == true) { dispatch(.audio(.applyConfig(selected!.url))) }

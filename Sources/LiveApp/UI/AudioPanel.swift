@@ -108,8 +108,7 @@ struct AudioPanel {
         UI.sameLine()
         if button("Refresh##sources", "refreshSources") { dispatch(.audio(.refreshSources)) }
         if let p = a.sourcesProblem { UI.textColored(UI.wrap("Sources not listed: " + p, width: 60), 1, 0.55, 0.4) }
-        let rowsHeight = min(Float(max(a.sources.count, 1)) * (ig_get_text_line_height() + 6) + 8, 150)
-        _ = "##sources".withCString { ig_begin_child($0, 0, rowsHeight, true, UI.WindowFlags.navFlattened) }
+        // Rows in the panel itself (see `configs`: keyboard reachable).
         if a.sources.isEmpty { UI.textDisabled("(no sources listed yet)") }
         for s in a.sources {
             var label = s.name
@@ -120,7 +119,7 @@ struct AudioPanel {
             rects["sourceRow:" + s.name] = UI.lastItemRect
             if ig_is_item_hovered(0), !s.description.isEmpty { UI.tooltip(s.description) }
         }
-        ig_end_child()
+        ig_separator()
     }
 
     // MARK: controls
