@@ -93,10 +93,5 @@ enum ScanCode {
     static let down = Int32(SDL_SCANCODE_DOWN.rawValue)
     static let home = Int32(SDL_SCANCODE_HOME.rawValue)
     static let end = Int32(SDL_SCANCODE_END.rawValue)
-    static let enter = Int32(SDL_SCANCODE_RETURN.rawValue)
     static let escape = Int32(SDL_SCANCODE_ESCAPE.rawValue)
-    static let space = Int32(SDL_SCANCODE_SPACE.rawValue)
-    static let tab = Int32(SDL_SCANCODE_TAB.rawValue)
-    static let a = Int32(SDL_SCANCODE_A.rawValue)
-    static let z = Int32(SDL_SCANCODE_Z.rawValue)
 }

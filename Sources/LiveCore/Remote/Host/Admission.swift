@@ -39,12 +39,6 @@ public struct Admission: Sendable {
         public var id: Int
         public var address: String
         public var opened: Double
-
-        public init(id: Int, address: String, opened: Double) {
-            self.id = id
-            self.address = address
-            self.opened = opened
-        }
     }
 
     private struct Record: Sendable {
