@@ -48,6 +48,9 @@ let package = Package(
         // DNS-SD (announcing hosts, finding them) through the avahi-daemon.
         .systemLibrary(name: "CAvahi", pkgConfig: "avahi-client",
                        providers: [.apt(["libavahi-client-dev"])]),
+        // Xlib: the desktop's HiDPI scale (Xft.dpi), which SDL 2 does not report on X11.
+        .systemLibrary(name: "CX11", pkgConfig: "x11",
+                       providers: [.apt(["libx11-dev"])]),
         // Spoken feedback through speech-dispatcher.
         .systemLibrary(name: "CSpeechd", pkgConfig: "speech-dispatcher",
                        providers: [.apt(["libspeechd-dev"])]),
@@ -97,7 +100,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "LiveApp",
-            dependencies: ["LiveCore", "Engine", "AudioReactive", "Storage", "CSDL2", "CPNG", "ImGuiShim", "GLEngine", "CAvahi", "CSpeechd", "CRtMidi", "CLiblo"],
+            dependencies: ["LiveCore", "Engine", "AudioReactive", "Storage", "CSDL2", "CPNG", "ImGuiShim", "GLEngine", "CAvahi", "CSpeechd", "CRtMidi", "CLiblo", "CX11"],
             linkerSettings: [.linkedLibrary("m")]
         ),
 

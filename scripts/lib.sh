@@ -19,12 +19,12 @@ ensure_packages() {
 }
 
 # Libraries the app links against (never a sound server: a user's desktop has its own).
-APP_PACKAGES=(pkg-config libpulse-dev libfftw3-dev libsdl2-dev libgl-dev libimgui-dev libsndfile1-dev libpng-dev librtmidi-dev liblo-dev fonts-dejavu-core
+APP_PACKAGES=(pkg-config libpulse-dev libfftw3-dev libsdl2-dev libx11-dev libgl-dev libimgui-dev libsndfile1-dev libpng-dev librtmidi-dev liblo-dev fonts-dejavu-core
     libavahi-client-dev libspeechd-dev)
 # What the tests add: a private PulseAudio daemon, a virtual X display, signal tools, ffmpeg,
 # a JACK server with the dummy backend (MIDI tests; CI has no ALSA sequencer) and liblo's oscsend/oscdump,
 # a private D-Bus + Avahi daemon (discovery) and speech-dispatcher (spoken feedback).
-TEST_PACKAGES=(pulseaudio pulseaudio-utils xvfb x11-apps xdotool sox ffmpeg xauth jackd2 liblo-tools dbus-daemon avahi-daemon speech-dispatcher)
+TEST_PACKAGES=(pulseaudio pulseaudio-utils xvfb x11-apps x11-utils xdotool sox ffmpeg xauth jackd2 liblo-tools dbus-daemon avahi-daemon speech-dispatcher)
 # Evaluation tooling only (scripts/onset-eval-set, scripts/onset-eval; no test needs them): real
 # sampled drum kits, a General MIDI soundfont and its synthesiser, aubio's detectors as the baseline.
 EVAL_PACKAGES=(python3 python3-numpy sox hydrogen-drumkits hydrogen-drumkits-effects fluid-soundfont-gm fluidsynth aubio-tools)

@@ -59,6 +59,36 @@ import TestSupport
         #expect(app.wait(seconds: 30) == 0)
     }
 
+    /// A HiDPI desktop on X11 says its scale in the X resources (`Xft.dpi`):
+    /// the first start (no session) follows it; `--ui-scale` still wins.
+    @Test func theFirstStartFollowsTheDesktopsXftDpi() throws {
+        let home = try WindowTestHome("xftdpi", ownDisplay: true)
+        let xprop = Process()  // what `xrdb -merge` of "Xft.dpi: 192" leaves on the root window
+        xprop.executableURL = URL(fileURLWithPath: "/usr/bin/xprop")
+        xprop.arguments = ["-root", "-f", "RESOURCE_MANAGER", "8s", "-set", "RESOURCE_MANAGER", "Xft.dpi:\t192\n"]
+        xprop.environment = ["DISPLAY": home.display]
+        try xprop.run()
+        xprop.waitUntilExit()
+        #expect(xprop.terminationStatus == 0)
+        for (args, scale) in [([String](), 2.0), (["--ui-scale", "1.25"], 1.25)] {
+            let state = home.file("state-\(scale).json")
+            let app = try AppProcess(["--no-session", "--no-audio", "--agents", "20000", "--size", "1280x720",
+                                      "--state-file", state.path] + args, environment: home.environment())
+            defer { app.stop() }
+            var controls: [String: Any] = [:]
+            #expect(poll(seconds: 60) {
+                guard let d = try? Data(contentsOf: state), let o = try? JSONSerialization.jsonObject(with: d) as? [String: Any],
+                      let c = o["controls"] as? [String: Any], let e = c["editor"] as? [String: Any], e.count > 10 else { return false }
+                controls = c
+                return true
+            }, "the app reports its controls: \(app.stderr)")
+            #expect((controls["uiScale"] as? NSNumber)?.doubleValue == scale, "\(args): \(String(describing: controls["uiScale"]))")
+            let size = (controls["display"] as? [Any])?.compactMap { ($0 as? NSNumber)?.doubleValue } ?? [0, 0]
+            Self.checkPanel("editor", controls["editor"] as? [String: Any] ?? [:], size: size,
+                            menu: Self.box(controls["menuBar"]), scale: scale)
+        }
+    }
+
     /// The controls of one panel's rectangle set (`window` and the rest) that
     /// are shown whole (a panel scrolls: the rest are out of view), checked
     /// like the editor's: inside the window, no two overlapping.

@@ -1,3 +1,4 @@
+import AudioReactive
 import Engine
 import Testing
 @testable import LiveCore
@@ -48,5 +49,29 @@ import Testing
         #expect(ControlSpeech.describe("choice:render.blendMode", model: m)?.text == "Blend mode, additive")
         #expect(ControlSpeech.describe("combo:preset", model: m)?.text == "Preset, Test")
         #expect(ControlSpeech.describe("window", model: m) == nil)
+    }
+
+    @Test func theAudioPanelsControlsAreSpokenWithTheirValuesAndTheTooltipsHelp() {
+        var m = AppModel(presets: [Preset(id: "t", name: "Test", params: PresetParams())])
+        let say = { (key: String) in ControlSpeech.describe(key, model: m) }
+        #expect(say("gain")?.text == "Input gain, 0.0 dB")
+        _ = m.handleAudio(.setTuning("gain", 6))
+        #expect(say("gain")?.text == "Input gain, 6.0 dB", "the value follows the model")
+        #expect(say("enabled")?.text == "Master, on")
+        _ = m.handleAudio(.setEnabled(false))
+        #expect(say("enabled")?.text == "Master, off")
+        #expect(say("help:reactivity")?.text == "Help for Reactivity, button")
+        #expect(say("help:reactivity")?.hint == AudioControlWords.controlHelp["reactivity"], "the tooltip's words")
+        let n = m.audio.config.routes.count
+        #expect(say("route:\(n):depth") == nil, "no such route yet")
+        _ = m.handleAudio(.addRoute)
+        _ = m.handleAudio(.setDepth(n, 0.25))
+        #expect(say("route:\(n):depth")?.text == "Route \(n + 1) depth, 0.250")
+        #expect(say("route:\(n):depth")?.hint == AudioControlWords.routeHelp["depth"])
+        #expect(say("beatTap")?.text == "Tap tempo, button")
+        // Every tuning slider says its label and its value with the unit the panel shows.
+        for f in AudioTuning.fields {
+            #expect(say(AudioControlWords.key(f))?.text == "\(f.label), \(AudioControlWords.valueText(f, m.audio.config.tuning[field: f]))")
+        }
     }
 }

@@ -8,17 +8,6 @@ import LiveCore
 /// "route:i:mute|solo|dup|remove|source|mode|target|depthLabel|depth|smoothing|curve|invert|activity";
 /// in open pickers "sourceItem:<band>", "modeItem:<mode>", "targetSearch", "targetItem:<id>".
 extension AudioPanel {
-    static let routeHelp: [String: String] = [
-        "source": "The band (or the whole spectrum, full) this route listens to.",
-        "mode": "level follows the band's loudness (a sustained push); transient follows hits (jumps on an onset, then decays).",
-        "target": "The parameter moved. Only parameters that can change smoothly are offered (not agent counts, populations or sim speed); \"All species\" moves that parameter of every species.",
-        "depth": "How far the route moves its target at full signal, as a fraction of the target's range (−2…2; negative pushes down). Arrows/wheel: 1/100 of the range, Shift ×0.1, Alt ×10; Ctrl+click to type; double-click the label to reset.",
-        "smoothing": "Extra smoothing of the signal: the time to reach 63 % of a step (ms, 0 = none).",
-        "curve": "Exponent on the signal: above 1 reacts only to the loud parts, below 1 to the quiet parts too.",
-        "invert": "Use 1 − signal: push in silence, relax when it is loud.",
-        "activity": "How far this route moves its target right now (the bar's half width is the whole range).",
-    ]
-
     mutating func routes(_ model: AppModel, _ live: AudioLiveView, _ dispatch: (AppAction) -> Void) {
         let routes = model.audio.config.routes
         if button("Add route", "addRoute") { dispatch(.audio(.addRoute)) }

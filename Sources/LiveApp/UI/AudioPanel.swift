@@ -31,16 +31,12 @@ struct AudioPanel {
     var labelWidth: Float = 150
     var sliderWidth: Float = 230
 
-    /// Help of the controls that are not analysis settings (those come from `AudioTuning.fields`).
-    static let controlHelp: [String: String] = [
-        "enabled": "Master switch. Off: every route is ignored and the picture shows the preset's own values exactly.",
-        "reactivity": "Global reactivity: multiplies every route's depth (1 = as the routes are written, 0 = still, 3 = three times as strong).",
-        AudioTuning.autoGainKey: AudioTuning.autoGainHelp,
-    ]
+    /// The panel's help texts (shared with what is spoken: `AudioControlWords`).
+    static let controlHelp = AudioControlWords.controlHelp
+    static let routeHelp = AudioControlWords.routeHelp
 
-    /// The rectangle key of a tuning field's slider: controls at the top
-    /// level of a config by their key, the `tuning` object's as `tuning:KEY`.
-    static func rectKey(_ f: AudioTuning.Field) -> String { f.placement == .config ? f.key : "tuning:" + f.key }
+    /// The rectangle key of a tuning field's slider.
+    static func rectKey(_ f: AudioTuning.Field) -> String { AudioControlWords.key(f) }
 
     /// Draws the panel window.
     mutating func draw(model: AppModel, live: AudioLiveView, dispatch: (AppAction) -> Void) {
@@ -138,7 +134,7 @@ struct AudioPanel {
 
     /// A tuning field's slider: label, range, unit, help and reset value from its `Field`.
     private mutating func tuningRow(_ f: AudioTuning.Field, _ t: AudioTuning, _ dispatch: (AppAction) -> Void) {
-        let fmt = f.unit == "s" ? "%.2f s" : (f.unit.isEmpty ? "%.2f" : "%.1f " + f.unit)
+        let fmt = AudioControlWords.valueFormat(f)
         let spec = PreciseSlider.Spec(min: f.range.lowerBound, max: f.range.upperBound,
                                       logarithmic: f.range.upperBound / max(f.range.lowerBound, 1) >= 100, format: fmt)
         sliderRow(Self.rectKey(f), f.label, t[field: f], spec, help: f.helpWithUnit, reset: f.defaultValue, dispatch) {

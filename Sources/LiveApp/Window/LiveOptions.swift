@@ -37,7 +37,8 @@ struct LiveOptions: Sendable {
     var noUI = false
     /// Spoken feedback through speech-dispatcher from the start.
     var speak = false
-    /// `--ui-scale S`: the UI scale to start with (else the session's).
+    /// `--ui-scale S`: the UI scale to start with (else the session's; with no
+    /// session, the desktop's HiDPI scale from `Xft.dpi`).
     var uiScale: Double?
     /// Quit by itself after this many seconds (tests, demos).
     var quitAfter: Double?
@@ -78,7 +79,8 @@ struct LiveOptions: Sendable {
       --no-ui               start with the panels hidden (Tab shows them)
       --speak               spoken feedback through speech-dispatcher: the focused control's
                             label and value, its help on Ctrl+H, new notices (View ▸ Speak controls)
-      --ui-scale S          UI scale 0.5...3 (Ctrl+= / Ctrl+- change it; the session remembers it)
+      --ui-scale S          UI scale 0.5...3 (Ctrl+= / Ctrl+- change it; the session remembers it;
+                            the first start follows the desktop's Xft.dpi, 192 = 2x)
       --preset NAME         start with this preset (id, name, or a preset .json file)
       --fullscreen          start fullscreen (F11 toggles)
       --display N           open on display N (0-based)

@@ -61,7 +61,7 @@ struct LiveStartup {
             model.restoreSession(presetID: model.currentPreset?.id, base: model.base, locks: Set(s.locks), uiScale: s.uiScale)
         }
         model.agentOverride = options.agents
-        if let s = options.uiScale { _ = model.handle(.uiScale(s)) }
+        if let s = options.uiScale ?? (saved == nil ? XResources.desktopScale() : nil) { _ = model.handle(.uiScale(s)) }
         let audio = Self.startingAudioConfig(options: options, session: saved, store: configStore)
         if let n = audio.notice { notices.append(n) }
         model.audio = AudioModel(config: audio.config, file: audio.file, source: options.source ?? saved?.source)
