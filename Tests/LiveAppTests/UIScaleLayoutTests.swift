@@ -19,6 +19,22 @@ import TestSupport
         return a.x0 + e < b.x1 && b.x0 + e < a.x1 && a.y0 + e < b.y1 && b.y0 + e < a.y1
     }
 
+    /// The state file's `controls` once the editor's are reported (empty if they never are).
+    static func reportedControls(_ state: URL, _ app: AppProcess) -> [String: Any] {
+        var controls: [String: Any] = [:]
+        #expect(poll(seconds: 60) {
+            guard let d = try? Data(contentsOf: state), let o = try? JSONSerialization.jsonObject(with: d) as? [String: Any],
+                  let c = o["controls"] as? [String: Any], let e = c["editor"] as? [String: Any], e.count > 10 else { return false }
+            controls = c
+            return true
+        }, "the app reports its controls: \(app.stderr)")
+        return controls
+    }
+
+    static func displaySize(_ controls: [String: Any]) -> [Double] {
+        (controls["display"] as? [Any])?.compactMap { ($0 as? NSNumber)?.doubleValue } ?? [0, 0]
+    }
+
     @Test(arguments: [1.0, 1.5, 2.0, 3.0])
     func noControlOverlapsAnotherOrLeavesTheWindow(scale: Double) throws {
         let home = try WindowTestHome("scale")
@@ -27,15 +43,9 @@ import TestSupport
                                   "--ui-scale", String(scale), "--state-file", state.path],
                                  environment: home.environment(["XDG_CACHE_HOME": home.url.path]))
         defer { app.stop() }
-        var controls: [String: Any] = [:]
-        #expect(poll(seconds: 60) {
-            guard let d = try? Data(contentsOf: state), let o = try? JSONSerialization.jsonObject(with: d) as? [String: Any],
-                  let c = o["controls"] as? [String: Any], let e = c["editor"] as? [String: Any], e.count > 10 else { return false }
-            controls = c
-            return true
-        }, "the app reports its controls: \(app.stderr)")
+        let controls = Self.reportedControls(state, app)
         #expect((controls["uiScale"] as? NSNumber)?.doubleValue == scale)
-        let size = (controls["display"] as? [Any])?.compactMap { ($0 as? NSNumber)?.doubleValue } ?? [0, 0]
+        let size = Self.displaySize(controls)
         let editor = (controls["editor"] as? [String: Any] ?? [:]).compactMapValues { Self.box($0) }
         let window = try #require(editor["window"], "the editor panel's rectangle")
         let menu = try #require(Self.box(controls["menuBar"]), "the menu bar is drawn")
@@ -75,16 +85,9 @@ import TestSupport
             let app = try AppProcess(["--no-session", "--no-audio", "--agents", "20000", "--size", "1280x720",
                                       "--state-file", state.path] + args, environment: home.environment())
             defer { app.stop() }
-            var controls: [String: Any] = [:]
-            #expect(poll(seconds: 60) {
-                guard let d = try? Data(contentsOf: state), let o = try? JSONSerialization.jsonObject(with: d) as? [String: Any],
-                      let c = o["controls"] as? [String: Any], let e = c["editor"] as? [String: Any], e.count > 10 else { return false }
-                controls = c
-                return true
-            }, "the app reports its controls: \(app.stderr)")
+            let controls = Self.reportedControls(state, app)
             #expect((controls["uiScale"] as? NSNumber)?.doubleValue == scale, "\(args): \(String(describing: controls["uiScale"]))")
-            let size = (controls["display"] as? [Any])?.compactMap { ($0 as? NSNumber)?.doubleValue } ?? [0, 0]
-            Self.checkPanel("editor", controls["editor"] as? [String: Any] ?? [:], size: size,
+            Self.checkPanel("editor", controls["editor"] as? [String: Any] ?? [:], size: Self.displaySize(controls),
                             menu: Self.box(controls["menuBar"]), scale: scale)
         }
     }
