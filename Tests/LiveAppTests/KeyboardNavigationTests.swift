@@ -108,4 +108,37 @@ import Testing
             #expect(controls.count > 10, "\(controls.sorted())")
         }
     }
+
+    /// The MIDI & live-control panel with two bindings: every control, the
+    /// bindings' mode, range and delete included, is reached by keys alone.
+    @Test func everyMidiPanelControlIsReachedByKeyboardAlone() throws {
+        try HeadlessImGui.run(height: 3000, navigation: true) { ui in
+            let rig = MidiPanelRig()
+            ui.frames(3, rig.draw)
+            let reached = Self.walk(ui, draw: rig.draw, rects: { rig.panel.rects }) { rig.panel.openSections.contains($0) }
+            let controls = Set(rig.panel.rects.keys)
+            let missed = controls.subtracting(reached).sorted()
+            #expect(missed.isEmpty, "not reached by keyboard: \(missed)")
+            #expect(controls.isSuperset(of: ["learnChoice", "learnAction", "binding:1:delete", "syncBars", "fadeBeats", "quantize",
+                                             "visualOffset", "header:osc"]), "\(controls.sorted())")
+        }
+    }
+}
+
+/// The MIDI panel in headless frames, its actions applied to a model.
+final class MidiPanelRig {
+    var model = AppModel(presets: [Preset(id: "test", name: "Test", params: .defaults)])
+    var panel = MidiPanel()
+    let status = MidiPanel.Status(midi: "MIDI: ports open", inputs: ["Test controller"], osc: "OSC in: off",
+                                  tempo: TempoReading(), latency: LatencyReadout(analysisWindow: 0.02))
+
+    init() {
+        _ = model.handle(.control(.togglePanel))
+        _ = model.handle(.control(.bind(MidiBinding(control: MidiControl(.cc, channel: 0, number: 21), target: .trigger(.next)))))
+        _ = model.handle(.control(.bind(MidiBinding(control: MidiControl(.note, channel: 9, number: 36), target: .trigger(.blackout)))))
+    }
+
+    func draw() {
+        panel.draw(model: model, status: status) { _ = self.model.handle($0) }
+    }
 }

@@ -20,8 +20,12 @@ struct MidiPanel {
                                                  .trigger(.tap), .trigger(.mutate), .trigger(.randomize), .morph]
                                                 + (0..<24).map { .trigger(.slot($0)) }
     var actionChoice = 0
-    /// Item rectangles by key ("learnAction", "binding:i:mode|low|high|delete", "syncBars", "visualOffset").
+    /// Item rectangles by key: "cancelLearn", "learnChoice", "learnAction",
+    /// "header:bindings|tempo|latency|osc", "binding:i:mode|low|high|delete",
+    /// "syncBars", "fadeBeats", "quantize", "visualOffset".
     private(set) var rects: [String: UI.Rect] = [:]
+    /// The sections open in the last frame (their header keys).
+    private(set) var openSections: Set<String> = []
 
     mutating func draw(model: AppModel, status: Status, dispatch: (AppAction) -> Void) {
         guard model.control.panelVisible else { return }
@@ -38,6 +42,7 @@ struct MidiPanel {
         }
         if !open { dispatch(.control(.togglePanel)) }
         rects.removeAll()
+        openSections.removeAll()
         let c = model.control
         UI.textWrapped(status.midi)
         if !status.inputs.isEmpty { UI.textWrapped("Controllers: " + status.inputs.joined(separator: ", ")) }
@@ -45,6 +50,7 @@ struct MidiPanel {
             UI.textColored("Learning \"\(t.label)\": move a knob, fader or pad…", 1, 0.6, 0.1)
             UI.sameLine()
             if UI.smallButton("Cancel") { dispatch(.control(.cancelLearn)) }
+            rects["cancelLearn"] = UI.lastItemRect
         } else {
             UI.textDisabled("Right-click a slider, route depth or button and move a control to bind it.")
         }
@@ -54,18 +60,19 @@ struct MidiPanel {
             for (i, t) in Self.actionTargets.enumerated() where UI.selectable(t.label, selected: i == actionChoice) { actionChoice = i }
             ig_end_combo()
         }
+        rects["learnChoice"] = UI.lastItemRect
         UI.sameLine()
         if UI.button("Learn action") { dispatch(.control(.learn(choice))) }
         rects["learnAction"] = UI.lastItemRect
         bindings(c.bindings, dispatch)
         tempo(c.sync, status.tempo, dispatch)
         latency(c.visualOffsetMs, status.latency, dispatch)
-        if UI.collapsingHeader("OSC") { UI.textWrapped(status.osc) }
+        if section("OSC", "header:osc") { UI.textWrapped(status.osc) }
         if let p = c.bindingsFileProblem { UI.textColored(p, 1, 0.35, 0.3) }
     }
 
     private mutating func bindings(_ list: [MidiBinding], _ dispatch: (AppAction) -> Void) {
-        guard UI.collapsingHeader("Bindings (\(list.count))") else { return }
+        guard section("Bindings (\(list.count))###bindings", "header:bindings") else { return }
         if list.isEmpty { UI.textDisabled("No bindings yet.") }
         for (i, b) in list.enumerated() {
             UI.pushID("binding\(i)")
@@ -99,7 +106,7 @@ struct MidiPanel {
     }
 
     private mutating func tempo(_ sync: TempoSyncSettings, _ t: TempoReading, _ dispatch: (AppAction) -> Void) {
-        guard UI.collapsingHeader("Tempo sync") else { return }
+        guard section("Tempo sync", "header:tempo") else { return }
         let beat = t.beat.map { b in "bar \(Int(b / 4) + 1) beat \(Int(b.truncatingRemainder(dividingBy: 4)) + 1)" } ?? "not locked"
         UI.text(t.source == .none ? "Tempo: none locked (beat tracker, tap T, OSC /tempo or MIDI clock)"
                 : String(format: "Tempo: %.1f BPM from %@ — %@", t.bpm, t.source == .midiClock ? "MIDI clock" : "the beat tracker", beat))
@@ -110,17 +117,27 @@ struct MidiPanel {
         var fade = Float(sync.fadeBeats)
         ig_set_next_item_width(200)
         if ig_slider_float("Fade (beats)", &fade, 0, 16, "%.1f", UI.SliderFlags.alwaysClamp) { dispatch(.control(.setFadeBeats(Double(fade)))) }
+        rects["fadeBeats"] = UI.lastItemRect
         var q = sync.quantize
         if UI.checkbox("Mutate/randomize on the next beat", &q) { dispatch(.control(.setQuantize(q))) }
+        rects["quantize"] = UI.lastItemRect
     }
 
     private mutating func latency(_ offset: Double, _ l: LatencyReadout, _ dispatch: (AppAction) -> Void) {
-        guard UI.collapsingHeader("Latency (sound → picture)") else { return }
+        guard section("Latency (sound → picture)", "header:latency") else { return }
         UI.textWrapped(l.summary)
         var ms = Float(offset)
         ig_set_next_item_width(200)
         if ig_slider_float("Visual offset (ms)", &ms, 0, 200, "%.0f ms", UI.SliderFlags.alwaysClamp) { dispatch(.control(.setVisualOffset(Double(ms)))) }
         rects["visualOffset"] = UI.lastItemRect
         if ig_is_item_hovered(0) { UI.tooltip("Delays the modulation so the projected picture meets the sound of a PA that arrives later") }
+    }
+
+    /// A collapsing section (open at first); records its header as `key`.
+    private mutating func section(_ label: String, _ key: String) -> Bool {
+        let open = UI.collapsingHeader(label)
+        rects[key] = UI.lastItemRect
+        if open { openSections.insert(key) }
+        return open
     }
 }
