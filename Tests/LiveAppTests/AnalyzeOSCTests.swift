@@ -36,31 +36,14 @@ import TestSupport
             return (o["t"] as? NSNumber)?.doubleValue
         }
         try #require(onsetTimes.count >= 4, "the drum pattern has hits")
-        // The receiver: oscdump on a free port, up once it shows a probe.
-        let port = OSCTools.freeUDPPort()
-        let dump = dir.appendingPathComponent("dump.txt")
-        FileManager.default.createFile(atPath: dump.path, contents: nil)
-        let out = try FileHandle(forWritingTo: dump)
-        let receiver = Process()
-        receiver.executableURL = URL(fileURLWithPath: "/usr/bin/oscdump")
-        receiver.arguments = ["-L", String(port)]
-        receiver.standardOutput = out
-        receiver.standardError = FileHandle.nullDevice
-        try receiver.run()
-        defer {
-            // oscdump does not end on SIGTERM while it waits for a packet.
-            if receiver.isRunning { kill(receiver.processIdentifier, SIGKILL); receiver.waitUntilExit() }
-        }
-        #expect(poll(seconds: 30) {
-            try? OSCTools.send(port: port, "/probe")
-            return (try? String(contentsOf: dump, encoding: .utf8))?.contains("/probe") == true
-        }, "oscdump listens")
-        let run = try PhysarumProcess.run(["analyze"] + signal + ["--osc", "127.0.0.1:\(port)", "--osc-rate", "60"])
+        // The receiver: oscdump on a free port.
+        let dump = try OSCTools.Dump(in: dir)
+        let run = try PhysarumProcess.run(["analyze"] + signal + ["--osc", "127.0.0.1:\(dump.port)", "--osc-rate", "60"])
         try #require(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.isEmpty, "--osc alone prints no lines")
         var got: [Frame] = []
         #expect(poll(seconds: 30) {
-            got = Self.frames((try? String(contentsOf: dump, encoding: .utf8)) ?? "")
+            got = Self.frames(dump.text)
             return got.count >= 181
         }, "every frame arrives: \(got.count)")
         // The expected rate: frames 0…180 of 3 s at 60 a second, each at N ÷ 60 on the sample clock.

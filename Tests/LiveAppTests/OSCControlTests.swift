@@ -173,4 +173,28 @@ import TestSupport
         #expect(w.app.wait(seconds: 30) == 0)
         #expect(try String(contentsOf: file, encoding: .utf8) == text)
     }
+
+    /// The window's own feature stream (`--osc-out`): one bundle per frame,
+    /// received by liblo's `oscdump` — frame indices one after another, time
+    /// rising, every frame with its eight levels and its onset flag, and the
+    /// demo groove's hits among them.
+    @Test func theWindowSendsItsFeaturesEveryFrame() throws {
+        try #require(OSCTools.available, "oscdump is needed (liblo-tools; scripts/test installs it)")
+        let fx = try RemoteFixture()
+        let dump = try OSCTools.Dump(in: fx.dir)
+        let w = try Self.open(fx, extra: ["--demo", "--osc-out", "127.0.0.1:\(dump.port)"])
+        defer { w.app.stop() }
+        var frames: [AnalyzeOSCTests.Frame] = []
+        #expect(poll(seconds: 90) {
+            frames = AnalyzeOSCTests.frames(dump.text)
+            return frames.count >= 180 && frames.contains { $0.onset == true }
+        }, "frames and an onset arrive: \(frames.count) frames, \(frames.filter { $0.onset == true }.count) onsets; \(w.app.stderr.suffix(1000))")
+        let indices = frames.map(\.index)
+        #expect(zip(indices, indices.dropFirst()).allSatisfy { $1 == $0 + 1 }, "one bundle per frame, none lost: \(indices.prefix(20))…")
+        #expect(zip(frames, frames.dropFirst()).allSatisfy { $1.time > $0.time }, "the frame time rises")
+        #expect(frames.dropLast().allSatisfy { $0.onset != nil }, "every frame carries its onset flag")
+        let levels = dump.text.split(separator: "\n").filter { $0.contains(" /physarum/levels ") }
+        #expect(levels.count >= frames.count - 1 && levels.allSatisfy { $0.split(separator: " ").count == 11 },
+                "eight levels per frame: \(levels.first ?? "none")")
+    }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -55,5 +57,43 @@ enum OSCTools {
             if f.count > 12, f[1].hasSuffix(hexPort) { return Int(f[f.count - 1]) ?? 0 }
         }
         return 0
+    }
+
+    /// `oscdump -L PORT` writing into `file`, up once it has shown a probe;
+    /// `stop()` ends it (SIGKILL: oscdump ignores SIGTERM while it waits).
+    final class Dump {
+        let port: Int
+        let file: URL
+        private let process = Process()
+
+        init(in dir: URL) throws {
+            port = OSCTools.freeUDPPort()
+            file = dir.appendingPathComponent("oscdump-\(port).txt")
+            FileManager.default.createFile(atPath: file.path, contents: nil)
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/oscdump")
+            process.arguments = ["-L", String(port)]
+            process.standardOutput = try FileHandle(forWritingTo: file)
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let up = poll(seconds: 30) {
+                try? OSCTools.send(port: self.port, "/probe")
+                return self.text.contains("/probe")
+            }
+            if !up { stop() }
+            try #require(up, "oscdump listens")
+        }
+
+        deinit { stop() }
+
+        /// What it received so far, one message per line ("TIMETAG /address types values…"),
+        /// whole lines only (oscdump may be writing the last one).
+        var text: String {
+            let all = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+            return all.lastIndex(of: "\n").map { String(all[...$0]) } ?? ""
+        }
+
+        func stop() {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        }
     }
 }
