@@ -114,7 +114,8 @@ import Testing
     }
 
     /// The MIDI & live-control panel with two bindings: every control, the
-    /// bindings' mode, range and delete included, is reached by keys alone.
+    /// bindings' mode, range and delete included, is reached by keys alone,
+    /// and its sliders step as the editor's do.
     @Test func everyMidiPanelControlIsReachedByKeyboardAlone() throws {
         let rig = MidiPanelRig()  // its bindings are in the model before the first frame
         try HeadlessImGui.run(height: 3000, navigation: true) { ui in
@@ -124,6 +125,12 @@ import Testing
             Self.expectReached(controls, reached)
             #expect(controls.isSuperset(of: ["learnChoice", "learnAction", "binding:1:delete", "syncBars", "fadeBeats", "quantize",
                                              "visualOffset", "header:osc"]), "\(controls.sorted())")
+            // A focused slider steps like the editor's: Space, then Right is 1/100 of the range (2 ms).
+            for _ in 0..<60 where Self.focused(rig.panel.rects) != "visualOffset" { ui.tap(ScanCode.up, rig.draw) }
+            #expect(Self.focused(rig.panel.rects) == "visualOffset")
+            ui.tap(ScanCode.space, rig.draw)
+            ui.tap(ScanCode.right, rig.draw)
+            #expect(rig.model.control.visualOffsetMs == 2, "\(rig.model.control.visualOffsetMs)")
         }
     }
 }

@@ -90,18 +90,17 @@ struct MidiPanel {
             rects["binding:\(i):mode"] = UI.lastItemRect
             for (key, value) in [("low", b.low), ("high", b.high)] {
                 UI.sameLine()
-                var v = Float(value)
-                ig_set_next_item_width(90)
-                if "##\(key)".withCString({ ig_slider_float($0, &v, 0, 1, "\(key) %.2f", UI.SliderFlags.alwaysClamp) }) {
+                slider("binding:\(i):\(key)", value, PreciseSlider.Spec(min: 0, max: 1, format: "\(key) %.2f"), width: 90) { v in
                     var n = b
-                    if key == "low" { n.low = Double(v) } else { n.high = Double(v) }
+                    if key == "low" { n.low = v } else { n.high = v }
                     dispatch(.control(.updateBinding(i, n)))
                 }
-                rects["binding:\(i):\(key)"] = UI.lastItemRect
             }
             UI.sameLine()
             if UI.smallButton("Delete") { dispatch(.control(.removeBinding(i))) }
             rects["binding:\(i):delete"] = UI.lastItemRect
+            UI.sameLine()
+            rects["binding:\(i):help"] = PreciseSlider.helpMarker("Binding", Self.bindingHelp).rect
         }
     }
 
@@ -110,27 +109,32 @@ struct MidiPanel {
         let beat = t.beat.map { b in "bar \(Int(b / 4) + 1) beat \(Int(b.truncatingRemainder(dividingBy: 4)) + 1)" } ?? "not locked"
         UI.text(t.source == .none ? "Tempo: none locked (beat tracker, tap T, OSC /tempo or MIDI clock)"
                 : String(format: "Tempo: %.1f BPM from %@ — %@", t.bpm, t.source == .midiClock ? "MIDI clock" : "the beat tracker", beat))
-        var bars = Int32(sync.bars)
-        ig_set_next_item_width(200)
-        if ig_slider_int("Switch every N bars (0 = off)", &bars, 0, 32, "%d", UI.SliderFlags.alwaysClamp) { dispatch(.control(.setSyncBars(Int(bars)))) }
-        rects["syncBars"] = UI.lastItemRect
-        var fade = Float(sync.fadeBeats)
-        ig_set_next_item_width(200)
-        if ig_slider_float("Fade (beats)", &fade, 0, 16, "%.1f", UI.SliderFlags.alwaysClamp) { dispatch(.control(.setFadeBeats(Double(fade)))) }
-        rects["fadeBeats"] = UI.lastItemRect
+        slider("syncBars", Double(sync.bars), PreciseSlider.Spec(min: Double(TempoSyncSettings.barsRange.lowerBound),
+                                                                  max: Double(TempoSyncSettings.barsRange.upperBound), integer: true, format: "every %d bars"),
+               label: "Auto-cycle on the downbeat (0 = off)",
+               help: "With a tempo locked, auto-cycle changes preset every N bars, on the downbeat. 0: by its dwell time as without a tempo.") {
+            dispatch(.control(.setSyncBars(Int($0))))
+        }
+        slider("fadeBeats", sync.fadeBeats, PreciseSlider.Spec(min: TempoSyncSettings.fadeBeatsRange.lowerBound,
+                                                                    max: TempoSyncSettings.fadeBeatsRange.upperBound, format: "%.1f beats"), label: "Fade",
+               help: "A synced preset change fades out and in over this many beats each.") {
+            dispatch(.control(.setFadeBeats($0)))
+        }
         var q = sync.quantize
         if UI.checkbox("Mutate/randomize on the next beat", &q) { dispatch(.control(.setQuantize(q))) }
         rects["quantize"] = UI.lastItemRect
+        UI.sameLine()
+        rects["help:quantize"] = PreciseSlider.helpMarker("Quantise", "With a tempo locked, Mutate and Randomize wait for the next beat.").rect
     }
 
     private mutating func latency(_ offset: Double, _ l: LatencyReadout, _ dispatch: (AppAction) -> Void) {
         guard section("Latency (sound → picture)", "header:latency") else { return }
         UI.textWrapped(l.summary)
-        var ms = Float(offset)
-        ig_set_next_item_width(200)
-        if ig_slider_float("Visual offset (ms)", &ms, 0, 200, "%.0f ms", UI.SliderFlags.alwaysClamp) { dispatch(.control(.setVisualOffset(Double(ms)))) }
-        rects["visualOffset"] = UI.lastItemRect
-        if ig_is_item_hovered(0) { UI.tooltip("Delays the modulation so the projected picture meets the sound of a PA that arrives later") }
+        slider("visualOffset", offset, PreciseSlider.Spec(min: ControlState.visualOffsetRange.lowerBound,
+                                                                     max: ControlState.visualOffsetRange.upperBound, format: "%.0f ms"), label: "Visual offset",
+               help: "Delays the modulation so the projected picture meets the sound of a PA that arrives later.") {
+            dispatch(.control(.setVisualOffset($0)))
+        }
     }
 
     /// A collapsing section (open at first); records its header as `key`.
@@ -139,5 +143,26 @@ struct MidiPanel {
         rects[key] = UI.lastItemRect
         if open { openSections.insert(key) }
         return open
+    }
+
+    static let bindingHelp = "Mode: how the control's value is read (absolute with soft takeover, relative encoders, a note as a button or a toggle). Low and high: the part of the target's range the control spans."
+
+    /// A precise slider (the editor's steps: arrows 1/100 of the range, Shift ×0.1,
+    /// Alt ×10), then its label and a help marker when given; records "key" and
+    /// "help:key". `set` gets each new value.
+    private mutating func slider(_ key: String, _ value: Double, _ spec: PreciseSlider.Spec, width: Float = 200,
+                                 label: String? = nil, help: String? = nil, _ set: (Double) -> Void) {
+        UI.pushID(key)
+        defer { UI.popID() }
+        for case .set(let v) in PreciseSlider.draw("##v", value: value, spec: spec, width: width) { set(v) }
+        rects[key] = UI.lastItemRect
+        if let label {
+            UI.sameLine()
+            UI.text(label)
+        }
+        if let help {
+            UI.sameLine()
+            rects["help:" + key] = PreciseSlider.helpMarker(label ?? key, help).rect
+        }
     }
 }
