@@ -31,6 +31,8 @@ struct LibraryPanel {
     /// Seconds until the auto-cycle's next switch (from the last `CycleOutput`).
     var untilNext: Double?
     var width: Float = 430
+    /// Take the keyboard focus on the next draw (set when the user opens it).
+    var focusOnNextDraw = false
     /// The list's visible band this frame (rows outside it get no rect).
     private var listTop: Float = 0
     private var listBottom: Float = 0
@@ -52,8 +54,12 @@ struct LibraryPanel {
         ig_set_next_window_size(min(width * u, dw - 16), min(590 * u, dh - top - 8), UI.Cond.firstUseEver)
         // Never larger than the window at any UI scale (the list scrolls).
         ig_set_next_window_size_constraints(0, 0, dw - 16, dh - top - 8)
+        if focusOnNextDraw {
+            ig_set_next_window_focus()
+            focusOnNextDraw = false
+        }
         defer { ig_end() }
-        // Does not take focus when it first appears (the parameter editor keeps it).
+        // Does not take focus when it first appears at start (the parameter editor keeps it).
         guard "Library".withCString({ ig_begin($0, nil, UI.WindowFlags.noFocusOnAppearing) }) else { return }
         rects["window"] = UI.currentWindowRect
         if let problem = lib.loadProblem {

@@ -145,13 +145,19 @@ struct LivePanels {
     var library = LibraryPanel()
     var keyHelp = KeyHelpOverlay()
     var slotPicker = SlotPicker()
+    /// Whether the library was open in the last frame (nil before the first).
+    private var libraryWasOpen: Bool?
 
     /// Draws the visible pieces. `recording` and `cycle` are this frame's
     /// recorder status and auto-cycle output.
     mutating func draw(model: AppModel, recording: RecordingStatus, cycle: CycleOutput?, dispatch: (AppAction) -> Void) {
         guard !model.live.allHidden else { return }
         library.untilNext = cycle?.untilNext
-        if model.uiVisible && model.live.libraryPanelVisible { library.draw(model: model, dispatch: dispatch) }
+        // Opened by the user (L, the menu): it takes the keyboard focus, as the audio panel does.
+        let libraryOpen = model.live.libraryPanelVisible
+        if libraryOpen, libraryWasOpen == false { library.focusOnNextDraw = true }
+        libraryWasOpen = libraryOpen
+        if model.uiVisible && libraryOpen { library.draw(model: model, dispatch: dispatch) }
         if model.live.slotPickerOpen { slotPicker.draw(model: model, dispatch: dispatch) }
         if model.live.keyHelpVisible { keyHelp.draw(dispatch: dispatch) }
         LiveIndicators.draw(model: model, recording: recording, untilNext: cycle?.untilNext)
