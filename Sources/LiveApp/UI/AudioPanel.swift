@@ -49,12 +49,8 @@ struct AudioPanel {
         ig_set_next_window_size(panelWidth, max(300, dh - ig_get_frame_height() - 16), UI.Cond.firstUseEver)
         // Never larger than the window, and below the menu bar, at any UI scale.
         ig_set_next_window_size_constraints(0, 0, dw - 24, dh - ig_get_frame_height() - 16)
-        if focusOnNextDraw {
-            ig_set_next_window_focus()
-            focusOnNextDraw = false
-        }
         defer { ig_end() }
-        guard "Audio".withCString({ ig_begin($0, nil, UI.WindowFlags.noFocusOnAppearing) }) else { return }
+        guard UI.beginPanel("Audio", focus: &focusOnNextDraw) else { return }
         rects["window"] = UI.currentWindowRect
         var aw: Float = 0, ah: Float = 0
         ig_get_content_region_avail(&aw, &ah)

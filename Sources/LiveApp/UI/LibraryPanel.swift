@@ -54,13 +54,9 @@ struct LibraryPanel {
         ig_set_next_window_size(min(width * u, dw - 16), min(590 * u, dh - top - 8), UI.Cond.firstUseEver)
         // Never larger than the window at any UI scale (the list scrolls).
         ig_set_next_window_size_constraints(0, 0, dw - 16, dh - top - 8)
-        if focusOnNextDraw {
-            ig_set_next_window_focus()
-            focusOnNextDraw = false
-        }
         defer { ig_end() }
         // Does not take focus when it first appears at start (the parameter editor keeps it).
-        guard "Library".withCString({ ig_begin($0, nil, UI.WindowFlags.noFocusOnAppearing) }) else { return }
+        guard UI.beginPanel("Library", focus: &focusOnNextDraw) else { return }
         rects["window"] = UI.currentWindowRect
         if let problem = lib.loadProblem {
             UI.textColored("Library file not loaded (kept as is): " + problem, 1, 0.45, 0.3)

@@ -72,6 +72,16 @@ enum UI {
     static func checkbox(_ label: String, _ v: inout Bool) -> Bool { label.withCString { ig_checkbox($0, &v) } }
     static func selectable(_ label: String, selected: Bool) -> Bool { label.withCString { ig_selectable($0, selected, 0, 0, 0) } }
     static func sameLine(_ offset: Float = 0, spacing: Float = -1) { ig_same_line(offset, spacing) }
+    /// Begins a panel window that does not take the keyboard focus when it
+    /// appears, unless `focus` asks (a panel the user just opened; cleared
+    /// here). Returns whether it is open; `ig_end()` must follow either way.
+    static func beginPanel(_ title: String, focus: inout Bool) -> Bool {
+        if focus {
+            ig_set_next_window_focus()
+            focus = false
+        }
+        return title.withCString { ig_begin($0, nil, WindowFlags.noFocusOnAppearing) }
+    }
     static func separator() { ig_separator() }
     static func tooltip(_ s: String) { s.withCString { ig_set_tooltip($0) } }
     static func pushID(_ s: String) { s.withCString { ig_push_id_str($0) } }
