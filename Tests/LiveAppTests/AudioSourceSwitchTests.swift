@@ -38,7 +38,11 @@ struct AudioSourceSwitchTests {
     }
 
     @Test func switchingTheSourceInThePanelMovesCaptureToTheOtherSinkWithoutARestart() throws {
-        let display = try #require(TestDisplay.display, "Xvfb is needed (scripts/test installs it)")
+        // A display of its own: on the shared one another test's window can
+        // lie over this one and take the click (seen in CI).
+        let own = try #require(PrivateDisplay(), "Xvfb is needed (scripts/test installs it)")
+        let display = own.display
+        defer { withExtendedLifetime(own) {} }  // Xvfb lives until the test ends
         let daemon = try PrivateDaemon(sinks: ["deck_a", "deck_b"])
         defer { daemon.stop() }
         try daemon.start()

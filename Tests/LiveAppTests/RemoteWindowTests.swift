@@ -39,6 +39,7 @@ import TestSupport
         // A display of its own: on the shared one another test's window can take the key press.
         let own = try WindowTestHome("remote-window", ownDisplay: true)
         let display = own.display
+        defer { withExtendedLifetime(own) {} }  // Xvfb lives until the test ends
         let fx = try RemoteFixture()
         let host = try fx.startHost(extra: ["--preset", "beta"])
         defer { host.process.stop() }
@@ -73,7 +74,9 @@ import TestSupport
     }
 
     @Test func theHostWindowShowsItsAddressItsTokenOnKAndTheConnectedRemote() throws {
-        let display = try #require(TestDisplay.display, "Xvfb is needed (scripts/test installs it)")
+        // A display of its own: K below must reach this window, not another test's.
+        let own = try #require(PrivateDisplay(), "Xvfb is needed (scripts/test installs it)")
+        let display = own.display
         let fx = try RemoteFixture()
         fx.env["DISPLAY"] = display
         // No Avahi here (a bus that does not exist): the window says so once and carries on.

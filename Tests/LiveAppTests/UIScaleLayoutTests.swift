@@ -123,6 +123,7 @@ import TestSupport
     func theAudioPanelLibraryAndKeyOverlayHoldAtEveryScale(scale: Double) throws {
         // A private display: the keys below must reach this window only.
         let display = try #require(PrivateDisplay(), "Xvfb is needed (scripts/test installs it)")
+        defer { withExtendedLifetime(display) {} }  // Xvfb lives until the test ends
         let home = makeTempDir("scale-panels")
         defer { try? FileManager.default.removeItem(at: home) }
         let state = home.appendingPathComponent("state.json")
