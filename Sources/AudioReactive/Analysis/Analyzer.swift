@@ -38,6 +38,8 @@ public final class Analyzer {
     private var flux: [Float]
     private var noiseLike: [Bool] = Array(repeating: true, count: AudioSourceID.count)
     private var sinceMusic: Float = .infinity
+    /// Seconds since `full` last fired.
+    private var sinceFull: Float = .infinity
     private var reference: [Float] = []
     private var derived: Derived
     private var beats: BeatTracker
@@ -61,6 +63,13 @@ public final class Analyzer {
     static let triggerWeight: Float = 0.5
     /// A `lowMid` onset waits this many hops for its neighbour (below).
     static let supportHops = 2
+    /// For this long after a `full` onset, weak band onsets (which wait for
+    /// evidence) and `lowMid` onsets backed by a neighbour do not fire `full`:
+    /// they are then the ring of the hit just heard (a snare's second
+    /// transient 50–60 ms on, a bass note's body), under the hit's forward
+    /// masking (≈ 100 ms) for a listener. `full`'s own crossing, clear band
+    /// onsets, band onsets in noise and the level path still fire.
+    static let forwardMasking: Float = 0.1
     /// An onset in `lowMid` (a bass note, a soft left hand) reaches `full`
     /// when a neighbouring band (`bass` or `mid`) rises with it within
     /// `supportHops`, to `neighbourSupport` times its own threshold's rise;
@@ -128,6 +137,11 @@ public final class Analyzer {
         derived = Derived(s, layout.hopSeconds)
         beats = BeatTracker(hopSeconds: layout.hopSeconds)
         fusion = OnsetFusion(hopSeconds: layout.hopSeconds, thresholdHops: windowHops)
+        // The start of a stream is a step from silence, not a hit: onsets wait
+        // until the history holds one long window of it (as after a gap).
+        let quiet = Float(Double(historyLength) / layout.sampleRate)
+        for s in 0..<n { onsets[s].suppress(seconds: quiet) }
+        fusion.suppress(seconds: quiet)
     }
 
     deinit {
@@ -192,7 +206,7 @@ public final class Analyzer {
             let n = layout.windows[w]
             plans[w].powerSpectrum(samples: history + (writePos + len - n), window: windows[w], power: powers[w])
         }
-        var tonalPower: Float = 0, totalPower: Float = 0, upperPower: Float = 0
+        var tonalPower: Float = 0, totalPower: Float = 0, upperPower: Float = 0, upperFlatness: Float = 0
         for s in 0..<AudioSourceID.count {
             let b = map.levelBins[s]
             let p = powers[b.window]
@@ -204,14 +218,18 @@ public final class Analyzer {
                 // Broadband: noise-like when most of the energy is in noise-like bands.
                 noiseLike[s] = tonalPower <= 0.5 * totalPower
             } else {
-                noiseLike[s] = Self.isFlat(p, b.lo, b.hi, sum: sum)
+                let flat = Self.spectralFlatness(p, b.lo, b.hi, sum: sum)
+                noiseLike[s] = flat >= Self.flatness
+                if s >= AudioSourceID.lowMid.index && s < AudioSourceID.brilliance.index { upperFlatness += flat }
                 totalPower += power
                 if s >= AudioSourceID.lowMid.index { upperPower += power }
                 if !noiseLike[s] { tonalPower += power }
             }
         }
         computeFlux()
-        fusion.beginHop(bandDb: bandDb, upperPower: upperPower)
+        fusion.beginHop(bandDb: bandDb, upperPower: upperPower,
+                        upperFlatness: upperFlatness / Float(AudioSourceID.brilliance.index - AudioSourceID.lowMid.index),
+                        masked: sinceFull < Self.forwardMasking)
 
         let d = derived
         let dt = Float(layout.hopSeconds)
@@ -241,7 +259,9 @@ public final class Analyzer {
                 bandTrigger = max(bandTrigger ?? 0, t)
             }
             if isFull && lowHopsLeft > 0 {
-                if max(support[AudioSourceID.bass.index], support[AudioSourceID.mid.index]) >= Self.neighbourSupport {
+                if sinceFull < Self.forwardMasking {
+                    lowHopsLeft = 0  // the ring of the hit just heard (see `forwardMasking`)
+                } else if max(support[AudioSourceID.bass.index], support[AudioSourceID.mid.index]) >= Self.neighbourSupport {
                     bandTrigger = max(bandTrigger ?? 0, lowTrigger)
                     lowHopsLeft = 0
                 } else {
@@ -260,6 +280,7 @@ public final class Analyzer {
             }
             if isFull { fullFired = fired }
             if isFull {
+                sinceFull = fired ? 0 : sinceFull + dt
                 sinceMusic = fired ? 0 : sinceMusic + dt
             }
             let out = SourceFeatures(level: env * gateGain, transient: onsets[s].transient, gate: gateGain)
@@ -300,12 +321,18 @@ public final class Analyzer {
     /// partials far less). Bands of one bin, and silence, count as noise-like.
     static let flatness: Float = 0.25
     static func isFlat(_ p: UnsafeMutablePointer<Float>, _ lo: Int, _ hi: Int, sum: Float) -> Bool {
+        spectralFlatness(p, lo, hi, sum: sum) >= flatness
+    }
+
+    /// Geometric over arithmetic mean of the bins' power (1 for bands of one
+    /// bin and for silence).
+    static func spectralFlatness(_ p: UnsafeMutablePointer<Float>, _ lo: Int, _ hi: Int, sum: Float) -> Float {
         let n = hi - lo
-        guard n >= 2, sum > 1e-30 else { return true }
+        guard n >= 2, sum > 1e-30 else { return 1 }
         let tiny = sum * 1e-12
         var logSum: Float = 0
         for k in lo..<hi { logSum += fastLog2(p[k] + tiny) }
-        return exp2(logSum / Float(n)) >= flatness * sum / Float(n)
+        return exp2(logSum / Float(n)) / (sum / Float(n))
     }
 
     /// Log-compressed group powers of the short spectrum (about a sixth of an
