@@ -15,9 +15,10 @@ import Foundation
 ///   fire `full` only with evidence, within `evidenceHops` hops: the
 ///   broadband flux reaches `broadbandSupport` of its own threshold's rise,
 ///   or another band has an onset too; or at once when the band is **filled
-///   with noise** — its level within `noisyMargin` dB of its own 10th
-///   percentile over the last `floorSeconds` (a floor that follows the room
-///   noise, learnt during the music too). In noise, a hit's log flux is
+///   with noise** — its level within `noisyMargin` dB of its room floor:
+///   the lowest over the last 8 s of its 10th percentile over `floorSeconds`
+///   (a floor that follows the room noise, learnt during the music too,
+///   while a drum's ring or a pause in a sparse piece stays above it). In noise, a hit's log flux is
 ///   compressed (10·log10((S+N)/N)), so a weak crossing is all a real soft hit
 ///   can give, while in a clean band a real hit crosses clearly.
 /// - **The level path.** The level of `lowMid` … `brilliance` (power summed,
@@ -41,7 +42,8 @@ struct OnsetFusion {
     static let evidenceHops = 2
     /// Broadband support (`OnsetDetector.support`) that backs a weak band onset.
     static let broadbandSupport: Float = 0.3
-    /// A band within this many dB of its floor counts as filled with noise.
+    /// A band within this many dB of its room floor (the lowest of its recent
+    /// floors, see `roomFloorCount`) counts as filled with noise.
     static let noisyMargin: Float = 12
     /// The band floor: the `floorQuantile` of the band's level, sampled every
     /// `floorEvery` hops over the last `floorSeconds`.
@@ -81,7 +83,11 @@ struct OnsetFusion {
     private var upperFloor: SortedWindow
     private var floorFlatness: Float = 0
     private var roomFloors: [Float]
+    private var bandRoomFloors: [[Float]]
     private var roomIndex = 0
+    /// The hop from which the 2-second floors hold 2 s (before it they still
+    /// hold the stream's silent start, which must not become the room floor).
+    private let floorFilledHop: Int64
     private var level: OnsetDetector
     private var hop: Int64 = -1
     private var trigger: Float?
@@ -98,7 +104,9 @@ struct OnsetFusion {
         pendingHop = Array(repeating: -1, count: n)
         upperDb = Array(repeating: -200, count: Self.levelLag.upperBound + 1)
         upperFloor = SortedWindow(emptyWithCapacity: max(8, floorLength))
+        floorFilledHop = Int64(max(8, floorLength) * Self.floorEvery)
         roomFloors = Array(repeating: .infinity, count: Self.roomFloorCount)
+        bandRoomFloors = Array(repeating: Array(repeating: .infinity, count: Self.roomFloorCount), count: n)
         level = OnsetDetector(windowHops: thresholdHops)
     }
 
@@ -116,7 +124,13 @@ struct OnsetFusion {
         let raw = 10 * log10(upperPower + 1e-20)
         if hop % Int64(Self.floorEvery) == 0 { upperFloor.add(raw) }
         let recentFloor = upperFloor.count > 0 ? upperFloor.quantile(Self.floorQuantile) : -200
-        if hop % Int64(Self.roomFloorEvery) == 0 { roomFloors[roomIndex] = recentFloor; roomIndex = (roomIndex + 1) % roomFloors.count }
+        if hop % Int64(Self.roomFloorEvery) == 0 && hop >= floorFilledHop {
+            roomFloors[roomIndex] = recentFloor
+            for b in 0..<AudioSourceID.full.index {
+                bandRoomFloors[b][roomIndex] = floors[b].count > 0 ? floors[b].quantile(Self.floorQuantile) : -200
+            }
+            roomIndex = (roomIndex + 1) % roomFloors.count
+        }
         let floorDb = min(recentFloor, roomFloors.min() ?? recentFloor)
         let floorPower = Float(pow(10, Double(floorDb) / 10))
         if raw - floorDb < Self.nearFloor && raw > -150 {  // not digital silence
@@ -135,7 +149,8 @@ struct OnsetFusion {
         lastOnsetHop[s] = hop
         guard s >= AudioSourceID.mid.index && s < AudioSourceID.full.index else { return }
         let weight = transient * Self.triggerWeight
-        let floor = floors[s].count > 0 ? floors[s].quantile(Self.floorQuantile) : -200
+        let recent = floors[s].count > 0 ? floors[s].quantile(Self.floorQuantile) : -200
+        let floor = min(recent, bandRoomFloors[s].min() ?? recent)
         if strength >= Self.clearStrength || db - floor < Self.noisyMargin {
             trigger = max(trigger ?? 0, weight)
         } else if !masked {
