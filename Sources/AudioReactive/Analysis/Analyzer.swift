@@ -137,11 +137,6 @@ public final class Analyzer {
         derived = Derived(s, layout.hopSeconds)
         beats = BeatTracker(hopSeconds: layout.hopSeconds)
         fusion = OnsetFusion(hopSeconds: layout.hopSeconds, thresholdHops: windowHops)
-        // The start of a stream is a step from silence, not a hit: onsets wait
-        // until the history holds one long window of it (as after a gap).
-        let quiet = Float(Double(historyLength) / layout.sampleRate)
-        for s in 0..<n { onsets[s].suppress(seconds: quiet) }
-        fusion.suppress(seconds: quiet)
     }
 
     deinit {
@@ -316,25 +311,6 @@ public final class Analyzer {
     static let musicMemory: Float = 1
     static let musicStrength: Float = 0.25
 
-    /// Spectral flatness (geometric over arithmetic mean of the bins' power)
-    /// of at least `flatness`: noise-like (white noise gives ≈ 0.56, a few
-    /// partials far less). Bands of one bin, and silence, count as noise-like.
-    static let flatness: Float = 0.25
-    static func isFlat(_ p: UnsafeMutablePointer<Float>, _ lo: Int, _ hi: Int, sum: Float) -> Bool {
-        spectralFlatness(p, lo, hi, sum: sum) >= flatness
-    }
-
-    /// Geometric over arithmetic mean of the bins' power (1 for bands of one
-    /// bin and for silence).
-    static func spectralFlatness(_ p: UnsafeMutablePointer<Float>, _ lo: Int, _ hi: Int, sum: Float) -> Float {
-        let n = hi - lo
-        guard n >= 2, sum > 1e-30 else { return 1 }
-        let tiny = sum * 1e-12
-        var logSum: Float = 0
-        for k in lo..<hi { logSum += fastLog2(p[k] + tiny) }
-        return exp2(logSum / Float(n)) / (sum / Float(n))
-    }
-
     /// Log-compressed group powers of the short spectrum (about a sixth of an
     /// octave each), compared with the reference (see `fluxLag`), half-wave
     /// rectified, averaged over each source's groups.
@@ -396,13 +372,4 @@ public final class Analyzer {
             meters.spectrum.dbfs[i] = max(-200, 10 * log10(sum * powerScale[w] + 1e-20))
         }
     }
-}
-
-/// log2 to about 0.0013 (exponent bits plus a cubic fitted on the mantissa
-/// 1…2); for spectral flatness, where speed matters more than precision.
-@inline(__always) func fastLog2(_ x: Float) -> Float {
-    let bits = x.bitPattern
-    let exponent = Float(Int32(bitPattern: (bits >> 23) & 0xFF) - 127)
-    let m = Float(bitPattern: (bits & 0x007F_FFFF) | 0x3F80_0000)
-    return exponent + ((0.15392465 * m - 1.02955839) * m + 3.010851) * m - 2.13388663
 }
