@@ -85,6 +85,9 @@ struct OnsetFusion {
     private var roomFloors: [Float]
     private var bandRoomFloors: [[Float]]
     private var roomIndex = 0
+    /// The lowest of `roomFloors` and of each band's `bandRoomFloors` (+∞ while empty).
+    private var roomFloorDb: Float = .infinity
+    private var bandRoomFloorDb: [Float]
     /// The hop from which the 2-second floors hold 2 s (before it they still
     /// hold the stream's silent start, which must not become the room floor).
     private let floorFilledHop: Int64
@@ -107,6 +110,7 @@ struct OnsetFusion {
         floorFilledHop = Int64(max(8, floorLength) * Self.floorEvery)
         roomFloors = Array(repeating: .infinity, count: Self.roomFloorCount)
         bandRoomFloors = Array(repeating: Array(repeating: .infinity, count: Self.roomFloorCount), count: n)
+        bandRoomFloorDb = Array(repeating: .infinity, count: n)
         level = OnsetDetector(windowHops: thresholdHops)
     }
 
@@ -125,13 +129,16 @@ struct OnsetFusion {
         if hop % Int64(Self.floorEvery) == 0 { upperFloor.add(raw) }
         let recentFloor = upperFloor.count > 0 ? upperFloor.quantile(Self.floorQuantile) : -200
         if hop % Int64(Self.roomFloorEvery) == 0 && hop >= floorFilledHop {
+            // The ring changes here only: its lowest values are kept, not searched per hop.
             roomFloors[roomIndex] = recentFloor
+            roomFloorDb = roomFloors.min() ?? .infinity
             for b in 0..<AudioSourceID.full.index {
                 bandRoomFloors[b][roomIndex] = floors[b].count > 0 ? floors[b].quantile(Self.floorQuantile) : -200
+                bandRoomFloorDb[b] = bandRoomFloors[b].min() ?? .infinity
             }
             roomIndex = (roomIndex + 1) % roomFloors.count
         }
-        let floorDb = min(recentFloor, roomFloors.min() ?? recentFloor)
+        let floorDb = min(recentFloor, roomFloorDb)
         let floorPower = Float(pow(10, Double(floorDb) / 10))
         if raw - floorDb < Self.nearFloor && raw > -150 {  // not digital silence
             floorFlatness += Self.floorFlatnessRate * (upperFlatness - floorFlatness)
@@ -150,7 +157,7 @@ struct OnsetFusion {
         guard s >= AudioSourceID.mid.index && s < AudioSourceID.full.index else { return }
         let weight = transient * Self.triggerWeight
         let recent = floors[s].count > 0 ? floors[s].quantile(Self.floorQuantile) : -200
-        let floor = min(recent, bandRoomFloors[s].min() ?? recent)
+        let floor = min(recent, bandRoomFloorDb[s])
         if strength >= Self.clearStrength || db - floor < Self.noisyMargin {
             trigger = max(trigger ?? 0, weight)
         } else if !masked {
