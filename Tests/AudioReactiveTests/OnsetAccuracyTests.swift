@@ -70,6 +70,21 @@ import Testing
         #expect(all.detections - all.matched <= 1, "\(c.name): \(all)")
     }
 
+    /// A capture that starts in a room: its first window compares room noise
+    /// with a silence that was never heard. The noise is no hit; a kick on the
+    /// stream's first sample still is, clean and in the same noise.
+    @Test func aStreamStartingInRoomNoiseFiresNothingAKickOnItsFirstSampleFires() {
+        let noise = Analysis(Signals.take(Noise(.pink, rmsDBFS: -35, seed: 31), seconds: 3))
+        #expect(noise.onsetTimes.isEmpty, "room noise from the first sample: \(noise.onsetTimes)")
+        let (dry, hits) = DrumPattern.house(bpm: 128).render(bars: 2, seed: 2024)
+        let kick = OnsetScoring.onsetTimes(of: hits)[0]
+        #expect(kick < 0.01 && hits[0].kind == .kick, "the track starts on a kick")
+        for v in [Variant.clean, .bandLimitedInPinkNoise] {
+            let first = Analysis(Self.signal(dry, v)).onsetTimes.first
+            #expect(first.map { abs($0 - kick) <= 0.05 } == true, "\(v.rawValue): first onset at \(first ?? -1) s")
+        }
+    }
+
     /// Sustained pads and legato chords (raised-cosine crossfades, detuned
     /// saws, vibrato, a gliding lead): at most one false onset per 10 s.
     @Test func padsAndLegatoChordsStayQuiet() {
@@ -81,3 +96,4 @@ import Testing
         }
     }
 }
+

@@ -48,6 +48,8 @@ struct BandMap {
     var groups: [(lo: Int, hi: Int)] = []
     /// Per source: groups `lo..<hi` whose flux it averages (`full`: all of them).
     var sourceGroups: [(lo: Int, hi: Int)] = []
+    /// `bass`'s bins on the short spectrum (window 0).
+    var bassShortBins: (lo: Int, hi: Int) = (1, 1)
 
     /// Groups are about a sixth of an octave wide, at least one bin.
     static let groupsPerOctave = 6.0
@@ -78,6 +80,7 @@ struct BandMap {
         }
         // Flux groups across the whole analysed range on the short spectrum.
         let n = layout.windows[0]
+        bassShortBins = binRange(n, edges[AudioSourceID.bass.index], edges[AudioSourceID.bass.index + 1])
         let (kmin, kmax) = binRange(n, edges[0], edges[7])
         var k = kmin
         let step = pow(2, 1 / Self.groupsPerOctave) - 1

@@ -48,6 +48,7 @@ public final class Analyzer {
     private var lowHopsLeft = 0
     private var support: [Float] = Array(repeating: 0, count: AudioSourceID.count)
     private var fusion: OnsetFusion
+    private var start = StreamStart()
 
     /// Flux compares each group with its loudest value (max-filtered across
     /// the neighbouring groups) in the frames `fluxLag` … `fluxLag +
@@ -201,7 +202,7 @@ public final class Analyzer {
             let n = layout.windows[w]
             plans[w].powerSpectrum(samples: history + (writePos + len - n), window: windows[w], power: powers[w])
         }
-        var tonalPower: Float = 0, totalPower: Float = 0, upperPower: Float = 0, upperFlatness: Float = 0
+        var tonalPower: Float = 0, totalPower: Float = 0, upperPower: Float = 0, upperFlatness: Float = 0, broadPower: Float = 0
         for s in 0..<AudioSourceID.count {
             let b = map.levelBins[s]
             let p = powers[b.window]
@@ -218,11 +219,17 @@ public final class Analyzer {
                 if s >= AudioSourceID.lowMid.index && s < AudioSourceID.brilliance.index { upperFlatness += flat }
                 totalPower += power
                 if s >= AudioSourceID.lowMid.index { upperPower += power }
+                if s == AudioSourceID.bass.index {  // on the short spectrum, in time with the upper bands
+                    let short = powers[0]
+                    for k in map.bassShortBins.lo..<map.bassShortBins.hi { broadPower += short[k] }
+                    broadPower *= powerScale[0]
+                }
                 if !noiseLike[s] { tonalPower += power }
             }
         }
         computeFlux()
-        fusion.beginHop(bandDb: bandDb, upperPower: upperPower,
+        broadPower += upperPower
+        fusion.beginHop(bandDb: bandDb, upperPower: upperPower, broadPower: broadPower,
                         upperFlatness: upperFlatness / Float(AudioSourceID.brilliance.index - AudioSourceID.lowMid.index),
                         masked: sinceFull < Self.forwardMasking)
 
@@ -263,7 +270,15 @@ public final class Analyzer {
                     lowHopsLeft -= 1
                 }
             }
-            let fired = onsets[s].process(flux: flux[s], allowed: state != .closed, dt: dt, tuning: d.onset,
+            var startBlock = false
+            if isFull && !start.over {  // the stream's first moments (see `StreamStart`)
+                let due = bandTrigger != nil || onsets[s].support(flux: flux[s], tuning: d.onset) >= 1
+                let (block, fire) = start.step(samples: sampleCount, window: layout.windows[0], noiseLike: noiseLike[s],
+                                               wouldFire: due, bandDb: bandDb)
+                startBlock = block
+                if fire { bandTrigger = max(bandTrigger ?? 0, Self.triggerWeight) }
+            }
+            let fired = onsets[s].process(flux: flux[s], allowed: state != .closed && !startBlock, dt: dt, tuning: d.onset,
                                           trigger: isFull ? bandTrigger : nil)
             if fired && s == AudioSourceID.lowMid.index {
                 let weight = onsets[s].transient * Self.triggerWeight

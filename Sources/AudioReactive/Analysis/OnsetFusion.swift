@@ -1,7 +1,7 @@
 import Foundation
 
-/// How onsets heard in single bands, and rises of the summed upper level,
-/// reach the broadband (`full`) onset. Pure state machine, one step per
+/// How onsets heard in single bands, and rises of the summed upper and
+/// broadband levels, reach the broadband (`full`) onset. Pure state machine, one step per
 /// hop; allocates only in `init`. (`lowMid` onsets backed by a neighbour are
 /// handled by the analyzer; `sub` and `bass` alone never fire `full`.)
 ///
@@ -33,6 +33,13 @@ import Foundation
 ///   6 dB over the noise rises 2.2 dB, 3 dB without the noise). `sub` and
 ///   `bass` are left out: their few wide bins beat. The 43 ms look-back keeps
 ///   a pad's beating and slow swells from counting.
+/// - **The broadband level path**, the same over `bass` … `brilliance` (60 Hz
+///   – 16 kHz by default; `bass` from the short window, in time with the
+///   rest), fires only where the room's floor is noise and the upper level
+///   rises a little too (`broadShare`): through a laptop microphone a bass
+///   note or a low piano chord is heard mostly at 150–250 Hz, under the
+///   upper path's range. In clean sound, where a bass's beating would fire
+///   it, it is kept out (guitar and cajon: 3 false onsets with it).
 /// - Weak band onsets within the analyzer's forward masking of the last
 ///   `full` onset (`Analyzer.forwardMasking`) are dropped.
 struct OnsetFusion {
@@ -72,6 +79,13 @@ struct OnsetFusion {
     /// never falls below this share of the floor, so that the noise's own
     /// swings around its mean (about a dB over the 10th percentile) stay flat.
     static let levelFloorShare: Float = 0.5
+    /// The broadband level path fires `full` only where the room's floor is
+    /// noise to at least this share (see `roomFlatness`), and only while the
+    /// upper level rises by `broadUpperShare` of its own threshold too (full-range
+    /// pink room noise swings in the few bass bins alone: 12 false onsets in
+    /// 47 s of a drum track as loud as the noise, none with this).
+    static let broadShare: Float = 0.5
+    static let broadUpperShare: Float = 0.25
     /// Weight of band and level triggers in `full` (a hat is not a downbeat).
     static let triggerWeight: Float = 0.5
 
@@ -79,19 +93,18 @@ struct OnsetFusion {
     private var lastOnsetHop: [Int64]
     private var pendingWeight: [Float]
     private var pendingHop: [Int64]
-    private var upperDb: [Float]
-    private var upperFloor: SortedWindow
+    /// The level paths: `lowMid` … `brilliance`, and the whole analysed range (see `broadShare`).
+    private var upper: LevelPath
+    private var broad: LevelPath
     private var floorFlatness: Float = 0
-    private var roomFloors: [Float]
+    private var noiseShare: Float = 0
     private var bandRoomFloors: [[Float]]
     private var roomIndex = 0
-    /// The lowest of `roomFloors` and of each band's `bandRoomFloors` (+∞ while empty).
-    private var roomFloorDb: Float = .infinity
+    /// The lowest of each band's `bandRoomFloors` (+∞ while empty).
     private var bandRoomFloorDb: [Float]
     /// The hop from which the 2-second floors hold 2 s (before it they still
     /// hold the stream's silent start, which must not become the room floor).
     private let floorFilledHop: Int64
-    private var level: OnsetDetector
     private var hop: Int64 = -1
     private var trigger: Float?
     /// Within the analyzer's forward masking of the last `full` onset: only clear band onsets count.
@@ -105,48 +118,45 @@ struct OnsetFusion {
         lastOnsetHop = Array(repeating: Int64.min / 2, count: n)
         pendingWeight = Array(repeating: 0, count: n)
         pendingHop = Array(repeating: -1, count: n)
-        upperDb = Array(repeating: -200, count: Self.levelLag.upperBound + 1)
-        upperFloor = SortedWindow(emptyWithCapacity: max(8, floorLength))
+        upper = LevelPath(floorLength: max(8, floorLength), thresholdHops: thresholdHops)
+        broad = LevelPath(floorLength: max(8, floorLength), thresholdHops: thresholdHops)
         floorFilledHop = Int64(max(8, floorLength) * Self.floorEvery)
-        roomFloors = Array(repeating: .infinity, count: Self.roomFloorCount)
         bandRoomFloors = Array(repeating: Array(repeating: .infinity, count: Self.roomFloorCount), count: n)
         bandRoomFloorDb = Array(repeating: .infinity, count: n)
-        level = OnsetDetector(windowHops: thresholdHops)
     }
 
     /// Starts a hop: `bandDb` per source (dBFS, before gain); `upperPower`
-    /// the summed power of `lowMid` … `brilliance`.
-    mutating func beginHop(bandDb: [Float], upperPower: Float, upperFlatness: Float, masked: Bool) {
+    /// the summed power of `lowMid` … `brilliance`, `broadPower` of the whole
+    /// analysed range (the `full` band).
+    mutating func beginHop(bandDb: [Float], upperPower: Float, broadPower: Float, upperFlatness: Float, masked: Bool) {
         hop += 1
         trigger = nil
         self.masked = masked
-        if hop % Int64(Self.floorEvery) == 0 {
+        let takeFloor = hop % Int64(Self.floorEvery) == 0
+        let takeRoomFloor = hop % Int64(Self.roomFloorEvery) == 0 && hop >= floorFilledHop
+        if takeFloor {
             for s in 0..<AudioSourceID.full.index { floors[s].add(bandDb[s]) }
         }
-        // The level path hears the music above the room: the upper level less the
-        // room's floor where that floor is noise (see `roomFlatness`).
-        let raw = 10 * log10(upperPower + 1e-20)
-        if hop % Int64(Self.floorEvery) == 0 { upperFloor.add(raw) }
-        let recentFloor = upperFloor.count > 0 ? upperFloor.quantile(Self.floorQuantile) : -200
-        if hop % Int64(Self.roomFloorEvery) == 0 && hop >= floorFilledHop {
+        if takeRoomFloor {
             // The ring changes here only: its lowest values are kept, not searched per hop.
-            roomFloors[roomIndex] = recentFloor
-            roomFloorDb = roomFloors.min() ?? .infinity
             for b in 0..<AudioSourceID.full.index {
                 bandRoomFloors[b][roomIndex] = floors[b].count > 0 ? floors[b].quantile(Self.floorQuantile) : -200
                 bandRoomFloorDb[b] = bandRoomFloors[b].min() ?? .infinity
             }
-            roomIndex = (roomIndex + 1) % roomFloors.count
+            roomIndex = (roomIndex + 1) % bandRoomFloors[0].count
         }
-        let floorDb = min(recentFloor, roomFloorDb)
-        let floorPower = Float(pow(10, Double(floorDb) / 10))
+        // The level paths hear the music above the room: their level less the
+        // room's floor where that floor is noise (see `roomFlatness`).
+        let raw = 10 * log10(upperPower + 1e-20)
+        let floorDb = upper.addFloor(raw, take: takeFloor, takeRoomFloor: takeRoomFloor)
         if raw - floorDb < Self.nearFloor && raw > -150 {  // not digital silence
             floorFlatness += Self.floorFlatnessRate * (upperFlatness - floorFlatness)
         }
-        let noiseShare = max(0, min(1, (floorFlatness - Self.roomFlatness.lowerBound)
-                                       / (Self.roomFlatness.upperBound - Self.roomFlatness.lowerBound)))
-        let music = max(upperPower - noiseShare * floorPower, Self.levelFloorShare * noiseShare * floorPower)
-        upperDb[Int(hop % Int64(upperDb.count))] = 10 * log10(music + 1e-20)
+        noiseShare = max(0, min(1, (floorFlatness - Self.roomFlatness.lowerBound)
+                                   / (Self.roomFlatness.upperBound - Self.roomFlatness.lowerBound)))
+        upper.setLevel(power: upperPower, floorDb: floorDb, noiseShare: noiseShare, hop: hop)
+        let broadFloor = broad.addFloor(10 * log10(broadPower + 1e-20), take: takeFloor, takeRoomFloor: takeRoomFloor)
+        broad.setLevel(power: broadPower, floorDb: broadFloor, noiseShare: noiseShare, hop: hop)
     }
 
     /// An onset fired in band `s` (not `full`) with its own `strength` and
@@ -169,7 +179,8 @@ struct OnsetFusion {
     /// Blocks the level path for `seconds` (after a gap in the input, whose
     /// discontinuity would look like a rise).
     mutating func suppress(seconds: Float) {
-        level.suppress(seconds: seconds)
+        upper.detector.suppress(seconds: seconds)
+        broad.detector.suppress(seconds: seconds)
     }
 
     /// What `full` is triggered by on this hop (nil: nothing): clear band
@@ -187,17 +198,71 @@ struct OnsetFusion {
                 pendingHop[s] = -1
             }
         }
-        let n = Int64(upperDb.count)
-        var reference: Float = -.infinity
-        for lag in Self.levelLag where hop >= Int64(lag) {
-            reference = max(reference, upperDb[Int((hop - Int64(lag) + n) % n)])
-        }
-        let rise = reference > -.infinity ? max(0, upperDb[Int(hop % n)] - reference) : 0
         var t = tuning
         t.delta += Self.levelExtraDelta
-        if level.process(flux: rise, allowed: gateOpen, dt: dt, tuning: t) {
-            trigger = max(trigger ?? 0, level.transient * Self.triggerWeight)
+        if upper.fires(hop: hop, gateOpen: gateOpen, dt: dt, tuning: t) {
+            trigger = max(trigger ?? 0, upper.detector.transient * Self.triggerWeight)
+        }
+        if broad.fires(hop: hop, gateOpen: gateOpen, dt: dt, tuning: t) && noiseShare >= Self.broadShare
+            && upper.lastRise >= Self.broadUpperShare * upper.detector.threshold {
+            trigger = max(trigger ?? 0, broad.detector.transient * Self.triggerWeight)
         }
         return trigger
+    }
+}
+
+/// One level path of `OnsetFusion`: a summed level less the room's noise
+/// floor, its rise over the loudest of the hops `OnsetFusion.levelLag` back,
+/// through its own `OnsetDetector`. Allocates only in `init`.
+struct LevelPath {
+    /// The `floorQuantile` of the raw level over `floorSeconds`.
+    private var recent: SortedWindow
+    /// The last `roomFloorCount` of those floors, and their lowest (+∞ while empty).
+    private var roomFloors: [Float]
+    private var roomIndex = 0
+    private var roomFloorDb: Float = .infinity
+    /// The music estimate (dB) of the last hops, a ring indexed by hop.
+    private var levels: [Float]
+    var detector: OnsetDetector
+    /// The rise on the last hop (dB).
+    private(set) var lastRise: Float = 0
+
+    init(floorLength: Int, thresholdHops: Int) {
+        recent = SortedWindow(emptyWithCapacity: floorLength)
+        roomFloors = Array(repeating: .infinity, count: OnsetFusion.roomFloorCount)
+        levels = Array(repeating: -200, count: OnsetFusion.levelLag.upperBound + 1)
+        detector = OnsetDetector(windowHops: thresholdHops)
+    }
+
+    /// Records the raw level `db` (when `take`) and the room floor (when
+    /// `takeRoomFloor`); returns the floor: the lower of the recent one and the room's.
+    mutating func addFloor(_ db: Float, take: Bool, takeRoomFloor: Bool) -> Float {
+        if take { recent.add(db) }
+        let floor = recent.count > 0 ? recent.quantile(OnsetFusion.floorQuantile) : -200
+        if takeRoomFloor {
+            roomFloors[roomIndex] = floor
+            roomFloorDb = roomFloors.min() ?? .infinity
+            roomIndex = (roomIndex + 1) % roomFloors.count
+        }
+        return min(floor, roomFloorDb)
+    }
+
+    /// Stores this hop's music estimate: `power` less `noiseShare` of the floor's power.
+    mutating func setLevel(power: Float, floorDb: Float, noiseShare: Float, hop: Int64) {
+        let floorPower = Float(pow(10, Double(floorDb) / 10))
+        let music = max(power - noiseShare * floorPower, OnsetFusion.levelFloorShare * noiseShare * floorPower)
+        levels[Int(hop % Int64(levels.count))] = 10 * log10(music + 1e-20)
+    }
+
+    /// Whether the rise of this hop's level over its reference fires the detector.
+    mutating func fires(hop: Int64, gateOpen: Bool, dt: Float, tuning: OnsetTuning) -> Bool {
+        let n = Int64(levels.count)
+        var reference: Float = -.infinity
+        for lag in OnsetFusion.levelLag where hop >= Int64(lag) {
+            reference = max(reference, levels[Int((hop - Int64(lag) + n) % n)])
+        }
+        let rise = reference > -.infinity ? max(0, levels[Int(hop % n)] - reference) : 0
+        lastRise = rise
+        return detector.process(flux: rise, allowed: gateOpen, dt: dt, tuning: tuning)
     }
 }
