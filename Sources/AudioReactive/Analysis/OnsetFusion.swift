@@ -89,7 +89,8 @@ struct OnsetFusion {
     /// Weight of band and level triggers in `full` (a hat is not a downbeat).
     static let triggerWeight: Float = 0.5
 
-    private var floors: [SortedWindow]
+    /// Each band's floor (`full` unused).
+    private var floors: [RoomFloor]
     private var lastOnsetHop: [Int64]
     private var pendingWeight: [Float]
     private var pendingHop: [Int64]
@@ -98,10 +99,6 @@ struct OnsetFusion {
     private var broad: LevelPath
     private var floorFlatness: Float = 0
     private var noiseShare: Float = 0
-    private var bandRoomFloors: [[Float]]
-    private var roomIndex = 0
-    /// The lowest of each band's `bandRoomFloors` (+∞ while empty).
-    private var bandRoomFloorDb: [Float]
     /// The hop from which the 2-second floors hold 2 s (before it they still
     /// hold the stream's silent start, which must not become the room floor).
     private let floorFilledHop: Int64
@@ -114,15 +111,13 @@ struct OnsetFusion {
     init(hopSeconds: Double, thresholdHops: Int) {
         let n = AudioSourceID.count
         let floorLength = Int((Self.floorSeconds / (Double(Self.floorEvery) * hopSeconds)).rounded())
-        floors = (0..<n).map { _ in SortedWindow(emptyWithCapacity: max(8, floorLength)) }
+        floors = Array(repeating: RoomFloor(capacity: max(8, floorLength)), count: n)
         lastOnsetHop = Array(repeating: Int64.min / 2, count: n)
         pendingWeight = Array(repeating: 0, count: n)
         pendingHop = Array(repeating: -1, count: n)
         upper = LevelPath(floorLength: max(8, floorLength), thresholdHops: thresholdHops)
         broad = LevelPath(floorLength: max(8, floorLength), thresholdHops: thresholdHops)
         floorFilledHop = Int64(max(8, floorLength) * Self.floorEvery)
-        bandRoomFloors = Array(repeating: Array(repeating: .infinity, count: Self.roomFloorCount), count: n)
-        bandRoomFloorDb = Array(repeating: .infinity, count: n)
     }
 
     /// Starts a hop: `bandDb` per source (dBFS, before gain); `upperPower`
@@ -132,31 +127,25 @@ struct OnsetFusion {
         hop += 1
         trigger = nil
         self.masked = masked
-        let takeFloor = hop % Int64(Self.floorEvery) == 0
-        let takeRoomFloor = hop % Int64(Self.roomFloorEvery) == 0 && hop >= floorFilledHop
-        if takeFloor {
-            for s in 0..<AudioSourceID.full.index { floors[s].add(bandDb[s]) }
-        }
-        if takeRoomFloor {
-            // The ring changes here only: its lowest values are kept, not searched per hop.
-            for b in 0..<AudioSourceID.full.index {
-                bandRoomFloors[b][roomIndex] = floors[b].count > 0 ? floors[b].quantile(Self.floorQuantile) : -200
-                bandRoomFloorDb[b] = bandRoomFloors[b].min() ?? .infinity
-            }
-            roomIndex = (roomIndex + 1) % bandRoomFloors[0].count
+        // Floors take a value every `floorEvery` hops; a room low every
+        // `roomFloorEvery` (once the 2-second floors hold 2 s).
+        let take = hop % Int64(Self.floorEvery) == 0
+        let keep = hop % Int64(Self.roomFloorEvery) == 0 && hop >= floorFilledHop
+        let raw = 10 * log10(upperPower + 1e-20)
+        if take {
+            for s in 0..<AudioSourceID.full.index { floors[s].add(bandDb[s], keepRecent: keep) }
+            upper.floor.add(raw, keepRecent: keep)
+            broad.floor.add(10 * log10(broadPower + 1e-20), keepRecent: keep)
         }
         // The level paths hear the music above the room: their level less the
         // room's floor where that floor is noise (see `roomFlatness`).
-        let raw = 10 * log10(upperPower + 1e-20)
-        let floorDb = upper.addFloor(raw, take: takeFloor, takeRoomFloor: takeRoomFloor)
-        if raw - floorDb < Self.nearFloor && raw > -150 {  // not digital silence
+        if raw - upper.floor.db < Self.nearFloor && raw > -150 {  // not digital silence
             floorFlatness += Self.floorFlatnessRate * (upperFlatness - floorFlatness)
         }
         noiseShare = max(0, min(1, (floorFlatness - Self.roomFlatness.lowerBound)
                                    / (Self.roomFlatness.upperBound - Self.roomFlatness.lowerBound)))
-        upper.setLevel(power: upperPower, floorDb: floorDb, noiseShare: noiseShare, hop: hop)
-        let broadFloor = broad.addFloor(10 * log10(broadPower + 1e-20), take: takeFloor, takeRoomFloor: takeRoomFloor)
-        broad.setLevel(power: broadPower, floorDb: broadFloor, noiseShare: noiseShare, hop: hop)
+        upper.setLevel(power: upperPower, noiseShare: noiseShare, hop: hop)
+        broad.setLevel(power: broadPower, noiseShare: noiseShare, hop: hop)
     }
 
     /// An onset fired in band `s` (not `full`) with its own `strength` and
@@ -166,9 +155,7 @@ struct OnsetFusion {
         lastOnsetHop[s] = hop
         guard s >= AudioSourceID.mid.index && s < AudioSourceID.full.index else { return }
         let weight = transient * Self.triggerWeight
-        let recent = floors[s].count > 0 ? floors[s].quantile(Self.floorQuantile) : -200
-        let floor = min(recent, bandRoomFloorDb[s])
-        if strength >= Self.clearStrength || db - floor < Self.noisyMargin {
+        if strength >= Self.clearStrength || db - floors[s].db < Self.noisyMargin {
             trigger = max(trigger ?? 0, weight)
         } else if !masked {
             pendingWeight[s] = weight
@@ -215,12 +202,8 @@ struct OnsetFusion {
 /// floor, its rise over the loudest of the hops `OnsetFusion.levelLag` back,
 /// through its own `OnsetDetector`. Allocates only in `init`.
 struct LevelPath {
-    /// The `floorQuantile` of the raw level over `floorSeconds`.
-    private var recent: SortedWindow
-    /// The last `roomFloorCount` of those floors, and their lowest (+∞ while empty).
-    private var roomFloors: [Float]
-    private var roomIndex = 0
-    private var roomFloorDb: Float = .infinity
+    /// The floor under the raw level (see `RoomFloor`).
+    var floor: RoomFloor
     /// The music estimate (dB) of the last hops, a ring indexed by hop.
     private var levels: [Float]
     var detector: OnsetDetector
@@ -228,28 +211,14 @@ struct LevelPath {
     private(set) var lastRise: Float = 0
 
     init(floorLength: Int, thresholdHops: Int) {
-        recent = SortedWindow(emptyWithCapacity: floorLength)
-        roomFloors = Array(repeating: .infinity, count: OnsetFusion.roomFloorCount)
+        floor = RoomFloor(capacity: floorLength)
         levels = Array(repeating: -200, count: OnsetFusion.levelLag.upperBound + 1)
         detector = OnsetDetector(windowHops: thresholdHops)
     }
 
-    /// Records the raw level `db` (when `take`) and the room floor (when
-    /// `takeRoomFloor`); returns the floor: the lower of the recent one and the room's.
-    mutating func addFloor(_ db: Float, take: Bool, takeRoomFloor: Bool) -> Float {
-        if take { recent.add(db) }
-        let floor = recent.count > 0 ? recent.quantile(OnsetFusion.floorQuantile) : -200
-        if takeRoomFloor {
-            roomFloors[roomIndex] = floor
-            roomFloorDb = roomFloors.min() ?? .infinity
-            roomIndex = (roomIndex + 1) % roomFloors.count
-        }
-        return min(floor, roomFloorDb)
-    }
-
     /// Stores this hop's music estimate: `power` less `noiseShare` of the floor's power.
-    mutating func setLevel(power: Float, floorDb: Float, noiseShare: Float, hop: Int64) {
-        let floorPower = Float(pow(10, Double(floorDb) / 10))
+    mutating func setLevel(power: Float, noiseShare: Float, hop: Int64) {
+        let floorPower = floor.power
         let music = max(power - noiseShare * floorPower, OnsetFusion.levelFloorShare * noiseShare * floorPower)
         levels[Int(hop % Int64(levels.count))] = 10 * log10(music + 1e-20)
     }
