@@ -19,7 +19,7 @@ ensure_packages() {
 }
 
 # Libraries the app links against (never a sound server: a user's desktop has its own).
-APP_PACKAGES=(pkg-config libpulse-dev libfftw3-dev libsdl2-dev libx11-dev libgl-dev libimgui-dev libsndfile1-dev libpng-dev librtmidi-dev liblo-dev fonts-dejavu-core
+APP_PACKAGES=(pkg-config libpulse-dev libfftw3-dev libsdl2-dev libx11-dev libgl-dev libimgui-dev libsndfile1-dev libpng-dev librtmidi-dev libjack-jackd2-dev liblo-dev fonts-dejavu-core
     libavahi-client-dev libspeechd-dev)
 # What the tests add: a private PulseAudio daemon, a virtual X display, signal tools, ffmpeg,
 # a JACK server with the dummy backend (MIDI tests; CI has no ALSA sequencer) and liblo's oscsend/oscdump,
