@@ -40,8 +40,8 @@ import Testing
         return AudioRenderTests.peaks(change, wait: 20).filter { Double($0) >= settle * fps && change[$0] >= flash }
     }
 
-    @Test func beatAndBarRoutesMoveThePictureOnTheBeat() throws {
-        guard AudioRenderTests.hasFFmpeg() else { return }
+    @Test(.enabled(if: AudioRenderTests.ffmpegFound, AudioRenderTests.ffmpegReason))
+    func beatAndBarRoutesMoveThePictureOnTheBeat() throws {
         let temp = LibraryTestDir()
         let dir = temp.path
         let bars = 8
