@@ -59,6 +59,9 @@ let package = Package(
                        providers: [.apt(["librtmidi-dev"])]),
         .systemLibrary(name: "CLiblo", pkgConfig: "liblo",
                        providers: [.apt(["liblo-dev"])]),
+        // The picture as a PipeWire camera node (LiveApp/VideoOut/PipeWireSource.swift).
+        .systemLibrary(name: "CPipeWire", pkgConfig: "libpipewire-0.3",
+                       providers: [.apt(["libpipewire-0.3-dev"])]),
         .systemLibrary(name: "CImGui", pkgConfig: "imgui",
                        providers: [.apt(["libimgui-dev"])]),
         .target(
@@ -100,7 +103,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "LiveApp",
-            dependencies: ["LiveCore", "Engine", "AudioReactive", "Storage", "CSDL2", "CPNG", "ImGuiShim", "GLEngine", "CAvahi", "CSpeechd", "CRtMidi", "CLiblo", "CX11"],
+            dependencies: ["LiveCore", "Engine", "AudioReactive", "Storage", "CSDL2", "CPNG", "ImGuiShim", "GLEngine", "CAvahi", "CSpeechd", "CRtMidi", "CLiblo", "CX11", "CPipeWire"],
             linkerSettings: [.linkedLibrary("m")]
         ),
 

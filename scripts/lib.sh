@@ -25,6 +25,10 @@ APP_PACKAGES=(pkg-config libpulse-dev libfftw3-dev libsdl2-dev libx11-dev libgl-
 # a JACK server with the dummy backend (MIDI tests; CI has no ALSA sequencer) and liblo's oscsend/oscdump,
 # a private D-Bus + Avahi daemon (discovery) and speech-dispatcher (spoken feedback).
 TEST_PACKAGES=(pulseaudio pulseaudio-utils xvfb x11-apps x11-utils xdotool sox ffmpeg xauth jackd2 liblo-tools dbus-daemon avahi-daemon speech-dispatcher)
+# What scripts/package uses to build, check and try out the Debian package (it installs them itself):
+# dpkg-deb/dpkg-shlibdeps, lintian, a clean Debian 12 root (mmdebstrap), AppStream and desktop-file
+# validators, man to read the page back.
+PACKAGE_PACKAGES=(dpkg-dev fakeroot binutils lintian mmdebstrap appstream desktop-file-utils man-db)
 # Evaluation tooling only (scripts/onset-eval-set, scripts/onset-eval, scripts/onset-train; no test needs
 # them): real sampled drum kits, General MIDI soundfonts and their synthesiser, aubio's detectors as the
 # baseline. The tuning set uses hydrogen-drumkits* (some kits) and fluid-soundfont-gm; the held-out set other

@@ -37,10 +37,15 @@ final class FFmpegSink: VideoSink {
     private var stdinFD: Int32 = -1
     private let logPath: String
     private let environment: [String: String]
+    /// ffmpeg's output arguments when the frames go somewhere other than a
+    /// recording's file (`FFmpegDestination`: a network stream, a v4l2 device).
+    let output: [String]?
 
     /// `environment` supplies PATH for finding ffmpeg (tests pass their own).
-    init(spec: RecordingSpec, preset: String = "ultrafast", environment: [String: String] = ProcessInfo.processInfo.environment) {
+    init(spec: RecordingSpec, preset: String = "ultrafast", output: [String]? = nil,
+         environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.spec = spec
+        self.output = output
         self.preset = preset
         self.environment = environment
         logPath = NSTemporaryDirectory() + "/physarum-ffmpeg-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).log"
@@ -67,7 +72,13 @@ final class FFmpegSink: VideoSink {
 
     /// ffmpeg's arguments (after the program name).
     var arguments: [String] {
-        ["-hide_banner", "-loglevel", "error", "-nostats", "-y",
+        if let output {
+            // Frames timestamped as they arrive: a live output's dropped frame is a gap, not a slower picture.
+            return ["-hide_banner", "-loglevel", "error", "-nostats", "-y", "-f", "rawvideo", "-pix_fmt", "rgba",
+                    "-s", "\(spec.width)x\(spec.height)", "-framerate", JSONWriter.number(spec.fps),
+                    "-use_wallclock_as_timestamps", "1", "-i", "pipe:0"] + output
+        }
+        return ["-hide_banner", "-loglevel", "error", "-nostats", "-y",
          "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(spec.width)x\(spec.height)", "-r", JSONWriter.number(spec.fps), "-i", "pipe:0",
          "-vf", "crop=trunc(iw/2)*2:trunc(ih/2)*2",  // yuv420p needs even sides
          "-c:v", "libx264", "-preset", preset, "-crf", "20", "-pix_fmt", "yuv420p",
@@ -76,7 +87,7 @@ final class FFmpegSink: VideoSink {
 
     func open() throws(CaptureError) {
         guard let ffmpeg = Self.findFFmpeg(environment) else {
-            throw CaptureError("ffmpeg is not installed (not found on PATH), so recording is off — install it (Debian: apt-get install ffmpeg)")
+            throw CaptureError("ffmpeg is not installed (not found on PATH), so \(output == nil ? "recording" : "this output") is off — install it (Debian: apt-get install ffmpeg)")
         }
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { throw CaptureError("cannot create a pipe to ffmpeg: \(String(cString: strerror(errno)))") }

@@ -19,7 +19,7 @@ struct RecordingStatus: Equatable, Sendable {
     /// Live frames that could not be recorded because the encoder was behind.
     var dropped = 0
     /// Live frames handed to the recorder, and the frame loop's time spent
-    /// handing them over (a copy into the ring; it never waits for the encoder).
+    /// handing them over (a copy into the shared frame queue; it never waits for the encoder).
     var offered = 0
     var offerSeconds = 0.0
     /// Frames are being taken (from start to the stop; the encoder may still
@@ -30,24 +30,18 @@ struct RecordingStatus: Equatable, Sendable {
     var isActive: Bool { phase == .starting || phase == .recording }
 }
 
-/// One recording: the frame ring, the encoder thread's flags and counters.
-/// Shared by the frame loop (producer) and the encoder thread; atomics and a
-/// Mutex only.
+/// One recording: its tap on the frame fanout, the encoder thread's flags
+/// and counters. Shared by the frame loop (producer) and the encoder thread;
+/// atomics and a Mutex only.
 private final class RecordingSession: Sendable {
     let width: Int, height: Int, fps: Double
-    let ring: FrameRing
-    let wake = DispatchSemaphore(value: 0)
+    let tap: FrameTap
     let accepting = Atomic<Bool>(true)
-    let stopRequested = Atomic<Bool>(false)
     let done = Atomic<Bool>(false)
-    let dropped = Atomic<Int>(0)
     let written = Atomic<Int>(0)
     /// Repeats of the last frame that end the video at the stop (frames due
-    /// since the last one the ring took); set by `stop()` before `stopRequested`.
+    /// since the last one queued); set by `stop()` before the tap is closed.
     let tailFrames = Atomic<Int>(0)
-    /// Frames offered and seconds spent in `offer` (written by the frame loop only).
-    let offered = Atomic<Int>(0)
-    let offerNanoseconds = Atomic<Int>(0)
     let info = Mutex<(phase: RecordingStatus.Phase, path: String?)>((.starting, nil))
     /// Said with the saved notice (e.g. the governor had lowered the size).
     let note: String?
@@ -57,15 +51,15 @@ private final class RecordingSession: Sendable {
         self.height = height
         self.fps = fps
         self.note = note
-        ring = FrameRing(capacity: queueFrames, frameBytes: width * height * 4)
+        tap = FrameTap(name: "recording", fps: fps, depth: queueFrames)
     }
 
     var status: RecordingStatus {
         let (phase, path) = info.withLock { $0 }
         let n = written.load(ordering: .relaxed)
         return RecordingStatus(phase: phase, path: path, framesWritten: n, seconds: Double(n) / fps,
-                               dropped: dropped.load(ordering: .relaxed), offered: offered.load(ordering: .relaxed),
-                               offerSeconds: Double(offerNanoseconds.load(ordering: .relaxed)) * 1e-9,
+                               dropped: tap.dropped.load(ordering: .relaxed), offered: tap.offered.load(ordering: .relaxed),
+                               offerSeconds: Double(tap.offerNanoseconds.load(ordering: .relaxed)) * 1e-9,
                                taking: accepting.load(ordering: .relaxed))
     }
 }
@@ -88,11 +82,11 @@ final class NoticeOutbox: Sendable {
     }
 }
 
-/// Video recording (R): frames from the frame loop go through a bounded ring
-/// of preallocated buffers to an encoder thread that feeds a `VideoSink`
-/// (ffmpeg). `offer` never blocks and never allocates: when the encoder falls
-/// behind, the frame is dropped and counted, and the next accepted frame is
-/// repeated to keep the video's timing. Frames are paced to `fps` by the
+/// Video recording (R): frames from the frame loop go through the shared
+/// frame queue (`FrameFanout`, a tap of `queueFrames`) to an encoder thread
+/// that feeds a `VideoSink` (ffmpeg). Offering never blocks: when the
+/// encoder falls behind, the oldest waiting frame is dropped and counted, and
+/// the next one is repeated to keep the video's timing. Frames are paced to `fps` by the
 /// loop's clock (extra frames are skipped, late ones repeated), so the video
 /// lasts as long as the live set did whatever the live frame rate; at the
 /// stop, the last recorded frame is repeated up to the stop time. The encoder
@@ -108,25 +102,23 @@ final class Recorder {
     let fps: Double
     /// Ring size in frames.
     let queueFrames: Int
-    /// Longest gap (seconds) filled with repeats after a stall; the rest counts as dropped.
-    let maxGap = 5.0
     /// How much the encoder thread (and so ffmpeg) lowers its CPU priority (nice increment).
     let encoderNice: Int32
     private let directory: @Sendable () -> String
     private let makeSink: @Sendable (RecordingSpec) -> any VideoSink
+    /// The frame queue the recording takes its frames from (shared with the other outputs).
+    let fanout: FrameFanout
     private let outbox = NoticeOutbox()
     private var session: RecordingSession?
     private var last: RecordingSession?
-    // Producer-side pacing (main thread).
-    private var startTime: Double?
-    private var queuedFrames = 0
-    private var lastOfferTime: Double?
 
     /// `directory` is resolved on the encoder thread (it may read user-dirs.dirs).
     init(fps: Double = 30, queueFrames: Int = 6, encoderNice: Int32 = 10,
          directory: @escaping @Sendable () -> String = { UserFolders.recordingDirectory(ProcessInfo.processInfo.environment) },
-         makeSink: @escaping @Sendable (RecordingSpec) -> any VideoSink = { FFmpegSink(spec: $0) }) {
+         makeSink: @escaping @Sendable (RecordingSpec) -> any VideoSink = { FFmpegSink(spec: $0) },
+         fanout: FrameFanout = FrameFanout()) {
         precondition(fps > 0 && queueFrames > 0)
+        self.fanout = fanout
         self.fps = fps
         self.queueFrames = queueFrames
         self.encoderNice = encoderNice
@@ -138,13 +130,13 @@ final class Recorder {
     /// The current (or last) recording's state, for the indicator.
     var status: RecordingStatus { (session ?? last)?.status ?? RecordingStatus() }
 
-    /// Frames waiting in the ring for the encoder (0 when not recording).
-    var pendingFrames: Int { session?.ring.count ?? 0 }
+    /// Frames waiting in the queue for the encoder (0 when not recording).
+    var pendingFrames: Int { session.map { fanout.queuedCount($0.tap) } ?? 0 }
 
     /// True while frames are being taken.
     var isRecording: Bool { session?.accepting.load(ordering: .relaxed) ?? false }
 
-    /// Starts recording frames of this size (preallocates the ring here, once).
+    /// Starts recording frames of this size (its queue's slots are allocated here, once).
     /// False when a recording is already running. `note` is said when the
     /// recording starts and again with the saved notice.
     @discardableResult
@@ -158,11 +150,9 @@ final class Recorder {
         let s = RecordingSession(width: width, height: height, fps: fps, queueFrames: queueFrames, note: note)
         if let note { post("Recording \(width)x\(height): \(note)", .warning) }
         session = s
-        startTime = nil
-        queuedFrames = 0
-        lastOfferTime = nil
-        let directory = directory, makeSink = makeSink, outbox = outbox, nice = encoderNice
-        let thread = Thread { Self.encode(s, nice: nice, directory: directory, makeSink: makeSink, outbox: outbox) }
+        fanout.attach(s.tap, frameBytes: width * height * 4)
+        let directory = directory, makeSink = makeSink, outbox = outbox, nice = encoderNice, fanout = fanout
+        let thread = Thread { Self.encode(s, fanout: fanout, nice: nice, directory: directory, makeSink: makeSink, outbox: outbox) }
         thread.name = "physarum.recorder"
         thread.start()
         return true
@@ -173,12 +163,9 @@ final class Recorder {
     /// last offered frame's time. Never blocks.
     func stop() {
         guard let s = session else { return }
-        if let t0 = startTime, let t = lastOfferTime {
-            s.tailFrames.store(min(max(0, dueFrames(t, start: t0) - queuedFrames), Int(maxGap * fps)), ordering: .relaxed)
-        }
+        s.tailFrames.store(fanout.dueTail(s.tap), ordering: .relaxed)
+        fanout.close(s.tap)  // a release store: the encoder that sees the tap closed sees the tail
         s.accepting.store(false, ordering: .relaxed)
-        s.stopRequested.store(true, ordering: .releasing)
-        s.wake.signal()
         last = s
         session = nil
     }
@@ -188,43 +175,18 @@ final class Recorder {
         if isRecording { stop() } else { start(width: width, height: height, note: note) }
     }
 
-    /// Offers the frame shown at `time` (seconds, monotonic). Copies it into a
-    /// free ring slot when the video is due a frame; otherwise returns at once.
-    /// Never blocks, never allocates.
+    /// Offers the frame shown at `time` (seconds, monotonic) through the
+    /// fanout (for a recorder driven on its own, as in tests and benchmarks;
+    /// the live window offers every output's frame to the fanout once). A
+    /// frame of another size stops the recording (on the encoder thread, with
+    /// a notice). Never blocks.
     func offer(_ frame: UnsafeRawBufferPointer, width: Int, height: Int, time: Double) {
         guard let s = session else { return }
         guard s.accepting.load(ordering: .relaxed) else {
             reapFinished()
             return
         }
-        let began = ContinuousClock.now
-        defer {
-            let d = ContinuousClock.now - began
-            s.offered.add(1, ordering: .relaxed)
-            s.offerNanoseconds.add(Int(d.components.seconds) * 1_000_000_000 + Int(d.components.attoseconds / 1_000_000_000), ordering: .relaxed)
-        }
-        guard width == s.width, height == s.height, frame.count >= width * height * 4 else {
-            stop()
-            post("Recording stopped: the frame size changed from \(s.width)x\(s.height) to \(width)x\(height)", .warning)
-            return
-        }
-        let t0 = startTime ?? time
-        startTime = t0
-        lastOfferTime = time
-        var count = dueFrames(time, start: t0) - queuedFrames
-        guard count > 0 else { return }  // faster than the video's rate: not needed
-        let cap = Int(maxGap * fps)
-        if count > cap {
-            s.dropped.add(count - cap, ordering: .relaxed)
-            queuedFrames += count - cap
-            count = cap
-        }
-        guard s.ring.push(frame, count: count) else {
-            s.dropped.add(1, ordering: .relaxed)  // the next accepted frame fills the gap
-            return
-        }
-        queuedFrames += count
-        s.wake.signal()
+        fanout.offer(frame, width: width, height: height, time: time)
     }
 
     /// The same for a pixel array.
@@ -246,11 +208,6 @@ final class Recorder {
         return true
     }
 
-    /// Video frames that cover the live set from `start` to `time`.
-    private func dueFrames(_ time: Double, start: Double) -> Int {
-        Int(((time - start) * fps).rounded(.down)) + 1
-    }
-
     private func reapFinished() {
         if let s = session, s.done.load(ordering: .acquiring) {
             last = s
@@ -261,13 +218,16 @@ final class Recorder {
     private func post(_ text: String, _ level: NoticeLevel) { outbox.post(text, level) }
 
     /// The encoder thread: open the sink, write frames as they come, close.
-    private static func encode(_ s: RecordingSession, nice: Int32, directory: () -> String, makeSink: (RecordingSpec) -> any VideoSink,
-                               outbox: NoticeOutbox) {
+    private static func encode(_ s: RecordingSession, fanout: FrameFanout, nice: Int32, directory: () -> String,
+                               makeSink: (RecordingSpec) -> any VideoSink, outbox: NoticeOutbox) {
         func notice(_ text: String, _ level: NoticeLevel) { outbox.post(text, level) }
         lowerThreadPriority(by: nice)
+        // The frame written last, kept to end the video on it at the stop.
+        var kept: FrameLease?
         defer {
             s.accepting.store(false, ordering: .relaxed)
-            while s.ring.consume({ _, _ in }) {}
+            if let kept { fanout.release(kept) }
+            fanout.detach(s.tap)
             s.info.withLock { $0.phase = .idle }
             s.done.store(true, ordering: .releasing)
         }
@@ -299,14 +259,25 @@ final class Recorder {
                 }
             }
         }
-        loop: while true {
-            s.wake.wait()
-            while failure == nil, s.ring.consume({ frame, n in write(frame, times: n) }) {}
-            if failure != nil || (s.stopRequested.load(ordering: .acquiring) && s.ring.count == 0) { break loop }
+        var sizeChange: String?
+        while failure == nil {
+            guard let lease = fanout.next(s.tap, timeout: 0.5) else {
+                if s.tap.closed.load(ordering: .acquiring) && fanout.queuedCount(s.tap) == 0 { break }
+                continue
+            }
+            if let kept { fanout.release(kept) }
+            kept = lease
+            guard lease.width == s.width, lease.height == s.height else {
+                sizeChange = "the frame size changed from \(s.width)x\(s.height) to \(lease.width)x\(lease.height)"
+                break
+            }
+            write(lease.bytes, times: lease.repeats)
         }
-        // The producer has stopped (acquired above): end the video at the stop time.
+        fanout.close(s.tap)
+        // The producer has stopped (the tap's close was acquired above): end the video at the stop time.
         let tail = s.tailFrames.load(ordering: .relaxed)
-        if failure == nil, tail > 0 { _ = s.ring.withLastConsumed { write($0, times: tail) } }
+        if failure == nil, sizeChange == nil, tail > 0, let kept { write(kept.bytes, times: tail) }
+        if let sizeChange { notice("Recording stopped: \(sizeChange)", .warning) }
         s.accepting.store(false, ordering: .relaxed)
         s.info.withLock { $0.phase = .finishing }
         let closeError: CaptureError?
@@ -331,7 +302,7 @@ final class Recorder {
     /// are per thread; `who` 0 is the calling thread, and children spawned
     /// from it inherit the value). Lowering one's priority needs no privilege;
     /// a failure changes nothing and is harmless.
-    private static func lowerThreadPriority(by amount: Int32) {
+    static func lowerThreadPriority(by amount: Int32) {
         guard amount > 0 else { return }
         let which = __priority_which_t(PRIO_PROCESS.rawValue)
         errno = 0

@@ -35,6 +35,17 @@ enum MenuBar {
                 }
             }
             if ig_menu_item("Close projector window", nil, false, model.outputDisplay != nil) { dispatch(.outputWindow(nil)) }
+            ig_separator()
+            // Video out beside the window (docs/video-out.md); the stream and the device need their command-line destination.
+            for kind in VideoOutKind.allCases {
+                let on = model.videoOut.on.contains(kind)
+                let label = switch kind {
+                case .pipewire: "PipeWire camera \"Physarum Live\""
+                case .stream: "Network stream" + (model.videoOut.streamURL.map { " to \($0)" } ?? " (start with --stream URL)")
+                case .v4l2: "v4l2loopback" + (model.videoOut.v4l2Device.map { " \($0)" } ?? " (start with --v4l2 /dev/videoN)")
+                }
+                if label.withCString({ ig_menu_item($0, nil, on, model.videoOut.available(kind)) }) { dispatch(.videoOut(.toggle(kind))) }
+            }
             ig_end_menu()
         }
         if ig_begin_menu("Look", true) {

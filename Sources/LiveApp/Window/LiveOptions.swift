@@ -60,6 +60,15 @@ struct LiveOptions: Sendable {
     var maxAgents: Int?
     /// Set by `physarum remote`: mirror this editor to a host.
     var remote: RemoteTarget?
+    /// Video out beside the window (docs/video-out.md): the PipeWire camera,
+    /// a network stream (with a PulseAudio source's sound), a v4l2loopback
+    /// device; their size (nil: the output window's) and frame rate.
+    var pipewire = false
+    var stream: String?
+    var streamAudio: String?
+    var v4l2: String?
+    var videoSize: (width: Int, height: Int)?
+    var videoFPS = 30
 
     static let help = """
     physarum — an audio-reactive multi-species Physarum visualiser
@@ -120,6 +129,16 @@ struct LiveOptions: Sendable {
       --max-agents N        most agents a remote may set (default: one million per core); more is
                             capped with a notice
 
+    Video out (docs/video-out.md; each off by default, and a row of the Output menu):
+      --pipewire            publish the picture as a PipeWire camera: a node "Physarum Live"
+                            (Video/Source, BGRx/RGBx/BGRA/RGBA or YUY2) for OBS, browsers, other apps
+      --stream URL          send it as low-latency H.264 in MPEG-TS through ffmpeg, e.g.
+                            srt://0.0.0.0:9000?mode=listener or udp://127.0.0.1:1234
+      --stream-audio SRC    add this PulseAudio source's sound to the stream (AAC)
+      --v4l2 DEVICE         write it to a v4l2loopback device (/dev/videoN; needs the kernel module)
+      --video-size WxH      the size these outputs send (default: the output window's size)
+      --video-fps N         their frame rate, 1...120 (default 30)
+
     Keys: F11 fullscreen, Tab hide panels, F3 stats overlay, PageUp/PageDown or [ ] previous/next
     preset, Ctrl+Z / Ctrl+Shift+Z undo/redo, Ctrl+= / Ctrl+- UI scale, M mutate, Ctrl+R randomize,
     Ctrl+Q quit, A audio panel. Over a slider: arrows or wheel step by 1/100 of the range (Shift ×0.1, Alt ×10),
@@ -168,10 +187,20 @@ struct LiveOptions: Sendable {
         if let t = try r.string("--osc-out") { o.oscOut = try HostPort.parse(t, option: "--osc-out", requireHost: true).description }
         o.noMIDI = r.flag("--no-midi")
         o.midiPanel = r.flag("--midi-panel")
+        o.pipewire = r.flag("--pipewire")
+        o.stream = try r.string("--stream")
+        o.streamAudio = try r.string("--stream-audio")
+        o.v4l2 = try r.string("--v4l2")
+        o.videoSize = try r.size("--video-size", max: 4096)
+        o.videoFPS = try r.int("--video-fps", in: 1...120) ?? 30
         if let p = r.positionals().first { throw UsageError("unknown subcommand '\(p)' (see `physarum --help`)") }
         try r.finish()
         if o.noAudio && o.demo { throw UsageError("--no-audio and --demo cannot be combined") }
         if o.noAudio && o.source != nil { throw UsageError("--no-audio and --source cannot be combined") }
+        if let url = o.stream, !url.contains("://") {
+            throw UsageError("--stream: expected a URL such as srt://0.0.0.0:9000?mode=listener or udp://127.0.0.1:1234, got '\(url)'")
+        }
+        if o.streamAudio != nil && o.stream == nil { throw UsageError("--stream-audio needs --stream URL") }
         if o.play != nil && (o.noAudio || o.demo || o.source != nil) {
             throw UsageError("--play cannot be combined with --no-audio, --demo or --source")
         }

@@ -21,7 +21,14 @@ final class LiveRunner {
         guard let setup = WindowSetup.open(options: options, startup: &startup) else { return 1 }
         let editorWindow = setup.editorWindow, pipeline = setup.pipeline, liveSet = startup.liveSet
         liveSet.attachGL()  // library thumbnails as GL textures of the editor window
+        // Frame outputs beside the window share the recorder's fanout; they see the frame before the panels are drawn on it.
+        let videoOut = VideoOutputs(fanout: liveSet.recorder.fanout, settings: .init(options: options)) { [unowned editorWindow] in
+            (editorWindow.projector?.window ?? editorWindow.window).drawableSize
+        }
+        startup.model.videoOut.streamURL = options.stream
+        startup.model.videoOut.v4l2Device = options.v4l2
         pipeline.add(liveSet)
+        pipeline.add(videoOut)
         pipeline.add(editorWindow)
         let session = LiveSession(model: startup.model, pipeline: pipeline, seed: startup.seed)
         session.dispatcher.log = { printError("physarum: \($0)") }
@@ -59,6 +66,7 @@ final class LiveRunner {
         session.add(source: audio)
         session.add(source: control)
         session.add(source: liveSet)
+        session.add(source: videoOut)
         remote.registerLate(on: session, fadingThrough: liveSet.autoCycle)
         session.add(source: speech)
         if let autosave { session.add(source: autosave) }
@@ -68,8 +76,9 @@ final class LiveRunner {
         session.add(feedback: report)
         if let autosave { session.add(feedback: autosave) }
 
+        report.videoOut = videoOut
         let effects = WindowEffects(editorWindow: editorWindow, liveSet: liveSet, audio: audio, control: control, speech: speech,
-                                    quit: { [unowned self] in running = false })
+                                    videoOut: videoOut, quit: { [unowned self] in running = false })
         session.dispatcher.perform = { [unowned session] in effects.perform($0, model: session.model) }
         editorWindow.drawPanels = { [unowned session, unowned report, unowned panels] in
             panels.frame.draw(model: session.model, status: report.panelStatus(), audio: audio, liveSet: liveSet)
@@ -90,6 +99,7 @@ final class LiveRunner {
         session.apply(control.start(noMIDI: options.noMIDI, origin: controlOrigin))
         if let f = session.model.audio.file { session.apply(audio.perform(.watch(f), model: session.model)) }
         session.apply(startup.startActions(options: options))
+        session.apply(VideoOutputs.startActions(options))
 
         var clock = DisplayClock(quitAfter: options.quitAfter) { [unowned self] in !running }
         clock.timerFPS = options.maxFPS ?? 60
@@ -105,6 +115,7 @@ final class LiveRunner {
 
         audio.shutdown()
         control.shutdown()
+        videoOut.shutdown()
         liveSet.shutdown()
         autosave?.saver.saveNow(restored.updated(window: editorWindow.window, model: session.model))
         report.finish()

@@ -71,16 +71,13 @@ final class LiveSet: FrameOutput, ActionSource {
     var brightness: Double { autoCycle.output.alpha }
 
     /// The finished frame (already faded): does pending thumbnails,
-    /// screenshots and recording toggles, and offers the frame to the recorder.
+    /// screenshots and recording toggles (the recorder takes its frames from
+    /// the shared frame fanout, fed by `VideoOutputs`, the next output).
     func show(_ frame: FramePipeline.Frame, picture: FramePicture) {
         if !frameEffects.isEmpty {
             let effects = frameEffects
             frameEffects.removeAll()
             for e in effects { frameReplies += performWithFrame(e, picture.image, frame) }
-        }
-        if recorder.isRecording {
-            let image = picture.image  // a GPU picture is read back only here
-            image.pixels.withUnsafeBytes { recorder.offer($0, width: image.width, height: image.height, time: frame.tick.time) }
         }
     }
 

@@ -10,6 +10,7 @@ struct WindowEffects {
     let audio: AudioShell
     let control: ControlShell
     let speech: WindowSpeech
+    let videoOut: VideoOutputs
     /// Ends the loop (the window closed, Ctrl+Q).
     let quit: () -> Void
 
@@ -31,6 +32,8 @@ struct WindowEffects {
             speech.speakHelp(model: model)
         case .control(let e):
             return control.perform(e)
+        case .videoOut(let kind, let on):
+            return videoOut.perform(kind, on: on)
         case .reseed, .logNotice:
             break
         }

@@ -28,6 +28,8 @@ final class WindowReport: FrameFeedback {
     private(set) var clockSeconds = 0.0
     /// Milliseconds the frame waited for the GPU before it started (set by the loop).
     var gpuWait = 0.0
+    /// The video outputs beside the window (their lines in the overlay and `--stats`).
+    var videoOut: VideoOutputs?
     private var previousFrameTime: Double?
     private var statsCadence = Cadence(every: 1, skipFirst: true)
     private var stateCadence: Cadence
@@ -91,7 +93,7 @@ final class WindowReport: FrameFeedback {
                 "\(engine.agentCount) agents, field \(engine.fieldWidth)x\(engine.fieldHeight), \(engine.kind.rawValue), output \(out.width)x\(out.height), \(window.vsync.rawValue)",
                 audio.link?.status.label ?? "audio off",
                 "governor: " + (governor.enabled ? governor.summary : "off"),
-            ],
+            ] + (videoOut?.statusLines ?? []),
             demo: audio.link?.status == .demo,
             remote: remote.editor.map { ($0.statusLine, $0.synced) },
             host: remote.hostStatus.map { ($0.lines(showToken: model.live.hostTokenShown), $0.remotePeer != nil) },
@@ -147,7 +149,7 @@ final class WindowReport: FrameFeedback {
             ("latency", control.latencyNode(takingOnsets: true)), ("tempo", control.tempoNode(control.tempo)),
             ("preset", model.currentPreset.map { .string($0.id) } ?? .null),
             ("uiVisible", .bool(model.uiVisible)),
-            ("recording", recordingStats(liveSet.recorder.status)),
+            ("recording", recordingStats(liveSet.recorder.status)), ("videoOut", videoOut?.statsNode ?? .object([])),
             ("agents", .int(Int(governor.adjust(model.base)[.agents]))),
             ("governor", .object([("enabled", .bool(governor.enabled)), ("agentFactor", .double(governor.agentFactor)),
                                   ("resolutionFactor", .double(governor.resolutionFactor)),

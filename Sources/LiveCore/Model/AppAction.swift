@@ -66,6 +66,8 @@ public enum AppAction: Equatable, Sendable {
     case audio(AudioAction)
     /// Live controls: MIDI bindings and learn, OSC, tempo sync, visual offset (AppModel+Control.swift).
     case control(ControlAction)
+    /// Video outputs beside the window: PipeWire camera, network stream, v4l2loopback (AppModel+VideoOut.swift).
+    case videoOut(VideoOutAction)
 }
 
 /// Work the app shell must do after an action (the model itself does no I/O).
@@ -88,4 +90,6 @@ public enum AppEffect: Equatable, Sendable {
     case speakHelp
     /// Bindings file and OSC endpoint work.
     case control(ControlEffect)
+    /// Start (true) or stop a video output.
+    case videoOut(VideoOutKind, Bool)
 }
