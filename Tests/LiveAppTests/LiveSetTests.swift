@@ -23,6 +23,8 @@ import Testing
     final class Loop {
         var model: AppModel
         let live: LiveSet
+        /// The pipeline's next output, as in the window: it hands frames to the recorder's queue.
+        let videoOut: VideoOutputs
         var image: RGBAImage
         var time = 0.0
         let sink = CountingSink()
@@ -34,6 +36,7 @@ import Testing
             live = LiveSet(factory: testFactory, environment: env,
                            recorder: Recorder(fps: 30, directory: { dir.path + "/videos" }, makeSink: { _ in sink }))
             model = AppModel(library: live.initialLibrary)
+            videoOut = VideoOutputs(fanout: live.recorder.fanout, settings: .init(options: LiveOptions())) { (48, 27) }
             image = RGBAImage(width: 48, height: 27)
             image.fill(RGBColor(r: 200, g: 100, b: 50))
         }
@@ -50,8 +53,10 @@ import Testing
             for a in live.tick(dt: dt, model: model) { apply(a) }
             image.fill(RGBColor(r: 200, g: 100, b: 50))  // the renderer's fresh frame
             image.scaleBrightness(live.brightness)  // as the pipeline does before its outputs
-            live.show(FramePipeline.Frame(tick: FrameTick(index: 0, time: time, dt: dt), params: model.base, steps: 0,
-                                           resolutionFactor: resolution), picture: FramePicture(image: image))
+            let shown = FramePipeline.Frame(tick: FrameTick(index: 0, time: time, dt: dt), params: model.base, steps: 0,
+                                            resolutionFactor: resolution)
+            live.show(shown, picture: FramePicture(image: image))
+            videoOut.show(shown, picture: FramePicture(image: image))
             for a in live.drainActions() { apply(a) }
         }
 
