@@ -17,7 +17,7 @@ struct PipeWireOutTests {
     /// (`-v`), and when `smallFrames` is given also writing each frame shrunk
     /// to 32x18 BGRx there (for the mean colour). Linked by `link`.
     static func consumer(_ pw: PrivatePipeWire, name: String, format: String, smallFrames: URL? = nil) throws -> AppProcess {
-        var args = ["-v", "pipewiresrc", "target-object=\(nodeName)", "client-name=\(name)", "autoconnect=true", "!", "video/x-raw,format=\(format)"]
+        var args = ["-v", "pipewiresrc", "target-object=\(nodeName)", "client-name=\(name)", "!", "video/x-raw,format=\(format)"]
         if let smallFrames {
             args += ["!", "tee", "name=t", "t.", "!", "queue", "!", "fakesink", "silent=false", "sync=false",
                      "t.", "!", "queue", "!", "videoscale", "!", "video/x-raw,width=32,height=18", "!", "filesink", "buffer-mode=2", "location=\(smallFrames.path)"]

@@ -51,7 +51,8 @@ private final class RecordingSession: Sendable {
         self.height = height
         self.fps = fps
         self.note = note
-        tap = FrameTap(name: "recording", fps: fps, depth: queueFrames)
+        // `queueFrames` counts the frame the encoder is writing, as the queue's frames do.
+        tap = FrameTap(name: "recording", fps: fps, depth: max(1, queueFrames - 1))
     }
 
     var status: RecordingStatus {

@@ -161,6 +161,17 @@ final class FrameFanout: @unchecked Sendable {
         state.withLock { s in s.taps.contains { due($0, at: time) > 0 } }
     }
 
+    /// Notes a frame shown at `time` that no output was due (`wants` said
+    /// no): counted as offered, and the last time a recording ends on. Frame thread.
+    func skip(time: Double) {
+        state.withLock { s in
+            for i in s.taps.indices where !s.taps[i].tap.closed.load(ordering: .relaxed) && s.taps[i].start != nil {
+                s.taps[i].tap.offered.add(1, ordering: .relaxed)
+                s.taps[i].lastTime = time
+            }
+        }
+    }
+
     /// Offers the frame shown at `time`: copies it once into a free slot and
     /// queues it for every open output that is due a frame. Never waits for
     /// an output. Frame thread.

@@ -53,7 +53,10 @@ final class VideoOutputs: FrameOutput, ActionSource {
     /// The finished frame: into the fanout when some output (recorder included) is due one.
     func show(_ frame: FramePipeline.Frame, picture: FramePicture) {
         let time = frame.tick.time
-        guard fanout.wants(time: time) else { return }
+        guard fanout.wants(time: time) else {
+            fanout.skip(time: time)
+            return
+        }
         let image = picture.image  // a GPU picture is read back only here
         image.pixels.withUnsafeBytes { fanout.offer($0, width: image.width, height: image.height, time: time) }
     }
