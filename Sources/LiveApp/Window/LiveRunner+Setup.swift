@@ -47,6 +47,7 @@ extension LiveRunner {
             return false
         }
         if let n = gui.fontNotice { _ = startup.model.handle(.notice(n, .warning)) }
+        gui.reportLayout(options.stateFile != nil)
         liveSet.attachGL()  // library thumbnails as GL textures of the editor window
         framesInFlight = GLFrameFence()
         do {
@@ -111,7 +112,11 @@ extension LiveRunner {
             if let d = saved.dwell { dispatcher.apply(.live(.setDwell(d))) }
             if let p = saved.pinnedOnly { dispatcher.apply(.live(.setPinnedOnly(p))) }
             if saved.libraryPanel { dispatcher.apply(.live(.toggleLibraryPanel)) }
+            dispatcher.apply(.ui(.restore(saved.ui)))
         }
+        if let t = options.theme { dispatcher.apply(.ui(.setTheme(t))) }
+        if options.libraryPanel && !model.live.libraryPanelVisible { dispatcher.apply(.live(.toggleLibraryPanel)) }
+        if options.noticesWindow || (startup.restored && session.noticesWindow) { dispatcher.apply(.toggleNoticesWindow) }
         if options.audioPanel || (startup.restored && session.audioPanel) { dispatcher.apply(.audio(.togglePanel)) }
         // Live controls: OSC endpoints from the options, else the session; sync and offset from the session.
         let saved = startup.restored ? session : nil
@@ -146,6 +151,8 @@ extension LiveRunner {
             speakHelp()
         case .control(let e):
             return control.perform(e)
+        case .ui(let e):
+            panels.perform(e, gui: editorWindow.gui)
         case .reseed, .logNotice:
             break
         }

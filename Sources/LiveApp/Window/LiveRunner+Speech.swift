@@ -17,11 +17,11 @@ extension LiveRunner {
             dispatcher.apply(.live(.toggleSpeech))
             return
         }
-        speech.frame(focus: panels.focus, model: model, now: now)
+        speech.frame(focus: panels.focus, panel: panels.focusPanel, context: panels.speechContext, model: model, now: now)
     }
 
     /// Speaks the focused control's help (Ctrl+H).
-    func speakHelp() { speech?.help(focus: panels.focus, model: model) }
+    func speakHelp() { speech?.help(focus: panels.focus, model: model, context: panels.speechContext) }
 
     /// Speech for `--state-file`.
     func speechState() -> JSONNode {

@@ -59,6 +59,8 @@ extension LiveRunner {
         s.sync = model.control.sync
         s.visualOffsetMs = model.control.visualOffsetMs
         s.midiPanel = model.control.panelVisible
+        s.noticesWindow = model.notices.windowOpen
+        s.ui = model.ui
         return s
     }
 
@@ -177,6 +179,21 @@ extension LiveRunner {
         ])
     }
 
+    /// The whole screen's layout for `--state-file` (`LayoutReport`): every
+    /// window with its rectangle, and every item drawn in them with its
+    /// rectangle, its text's measured extent and the box that text must stay in.
+    private func layoutState() -> JSONNode {
+        let r = JSONNode.rounded
+        func box(_ b: UI.Rect) -> JSONNode { .array([r(Double(b.x0), 1), r(Double(b.y0), 1), r(Double(b.x1), 1), r(Double(b.y1), 1)]) }
+        let windows = LayoutReport.windows().map { JSONNode.object([("name", .string($0.name)), ("rect", box($0.rect))]) }
+        let items = LayoutReport.items().map { i in
+            JSONNode.object([("window", .string(i.window)), ("kind", .string(i.kind)), ("text", .string(i.text)), ("rect", box(i.rect)),
+                             ("textRect", box(i.textRect)), ("box", box(i.box)), ("visible", .bool(i.visible))])
+        }
+        return .object([("uiScale", .double(model.uiScale)), ("theme", .string(model.ui.theme.rawValue)),
+                         ("windows", .array(windows)), ("items", .array(items))])
+    }
+
     /// Item rectangles as `name: [x0, y0, x1, y1]` in window pixels, sorted by name.
     static func rectMembers(_ rects: [String: UI.Rect]) -> [(String, JSONNode)] {
         let r = JSONNode.rounded
@@ -202,6 +219,7 @@ extension LiveRunner {
         extra.append(("audio", audioState()))
         extra.append(("notices", noticesState()))
         extra.append(("controls", controlsState()))
+        if model.uiVisible { extra.append(("layout", layoutState())) }
         extra.append(("speech", speechState()))
         extra.append(("liveControl", control.stateNode(model: model, tempo: tempo)))
         StateDumpWriter.shared.write(StateDump.text(state, extra: extra), to: path, sync: sync)
