@@ -24,6 +24,9 @@ enum FocusedControl {
     /// Whether ImGui shows the focus highlight.
     static var highlighted: Bool { ig_nav_visible() }
 
+    /// Whether a text field is taking typing (a control was activated for text entry).
+    static var typing: Bool { ig_io_want_text_input() }
+
     /// The key of the control with the focus among `rects` (window and label rectangles left out).
     static func key(in rects: [String: UI.Rect], shownOnly: Bool = true) -> String? {
         guard let r = rect(shownOnly: shownOnly) else { return nil }

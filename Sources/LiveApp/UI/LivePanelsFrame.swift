@@ -39,7 +39,7 @@ struct LivePanelsFrame {
     /// key of the editor, audio, library, MIDI, notices panel or the menus), nil when none.
     private(set) var focus: String?
     /// The keyboard focus after the last frame: its panel (window id), rectangle and whether it is shown.
-    private(set) var focusPanel = "", focusRect: UI.Rect?, focusShown = false
+    private(set) var focusPanel = "", focusRect: UI.Rect?, focusShown = false, typing = false
     /// The remote/host label's rectangle in the last frame (nil when not drawn).
     private(set) var remoteLabel: UI.Rect?
     /// What speech needs from the last frame beyond the model.
@@ -74,6 +74,8 @@ struct LivePanelsFrame {
         let (dw, dh) = (status.display.width, status.display.height)
         var open: [PanelLayout.Panel] = []
         if shown {
+            // Focus moves first: ImGui takes a new focus's first control while that window's items are drawn.
+            arrangement.moveFocus(open: Self.openPanels(model, liveControls: status.control != nil), focusedWindow: FocusedControl.windowName)
             var badges = LiveIndicators.badges(model: model, recording: liveSet.recorder.status, untilNext: liveSet.cycleOutput.untilNext)
             if status.demo { badges.insert(("DEMO", false), at: 0) }
             menu.draw(model: model, displayCount: status.displayCount, badges: badges, dispatch: dispatch)
@@ -107,6 +109,7 @@ struct LivePanelsFrame {
         focusPanel = FocusedControl.windowName
         focusRect = FocusedControl.rect(shownOnly: false)
         focusShown = FocusedControl.highlighted
+        typing = FocusedControl.typing
         guard shown else { return actions }
         let rects = panelRects(audio: audio, liveSet: liveSet, model: model)
         // The panel holding the focus decides whose controls to look in.
@@ -117,7 +120,6 @@ struct LivePanelsFrame {
         var windows: [PanelLayout.Panel: UI.Rect] = [:]
         for p in open { if let w = rects[PanelArrangement.windowID(p)]?["window"] { windows[p] = w } }
         actions += arrangement.resized(windows: windows, widths: model.ui.panelWidths)
-        arrangement.moveFocus(open: open, focusedWindow: focusPanel)
         return actions
     }
 

@@ -61,8 +61,10 @@ struct PanelArrangement {
 
     /// Moves the keyboard focus as asked: to the menu bar (or back to the
     /// panel it came from when the menu bar has it), or `panelSteps` panels
-    /// on from the focused one among `open` (layout order). Call after the
-    /// panels were drawn; `focusedWindow` is the window holding the focus.
+    /// on from the focused one among `open` (layout order). Call at the start
+    /// of the frame, before the menu bar and panels are drawn (ImGui picks the
+    /// first control of the window while its items are submitted);
+    /// `focusedWindow` is the window holding the focus.
     mutating func moveFocus(open: [Panel], focusedWindow: String) {
         let current = Self.panel(window: focusedWindow)
         if let current { lastPanel = current }

@@ -174,7 +174,7 @@ extension LiveRunner {
             ("editorControls", .array(e.keys.filter { $0 != "window" && !$0.hasPrefix("label:") }.sorted().map(JSONNode.string))),
             ("focus", .object([("frame", .int(pipeline.frameCount)),
                                ("control", panels.focus.map(JSONNode.string) ?? .null), ("panel", .string(panels.focusPanel)),
-                               ("shown", .bool(panels.focusShown)),
+                               ("shown", .bool(panels.focusShown)), ("typing", .bool(panels.typing)),
                                ("rect", panels.focusRect.map { f in .array([f.x0, f.y0, f.x1, f.y1].map { .double(Double($0)) }) } ?? .null)])),
         ])
     }

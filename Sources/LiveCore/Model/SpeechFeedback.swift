@@ -58,7 +58,8 @@ public struct SpeechFeedback: Equatable, Sendable {
             lastValueAt = now
             let newPanel = panel != nil && panel != self.panel
             if panel != nil { self.panel = panel }
-            return [Utterance(text: newPanel ? "\(panel!). \(focus.text)" : focus.text, kind: .focus)]
+            // A comma, not a full stop: speech-dispatcher says sentences as separate messages.
+            return [Utterance(text: newPanel ? "\(panel!), \(focus.text)" : focus.text, kind: .focus)]
         }
         held = focus.text == spoken ? nil : focus.text
         guard let text = held, now - lastValueAt >= valueInterval else { return [] }
