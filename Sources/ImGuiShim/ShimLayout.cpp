@@ -11,7 +11,7 @@ namespace {
 struct ProbeRecord {
     std::string window, text;
     int kind;
-    ImRect item, textRect, box;
+    ImRect item, textRect, box, clip;
     bool visible;
 };
 
@@ -19,6 +19,16 @@ bool enabled = false;
 std::vector<ProbeRecord> records;
 std::vector<std::string> windowNames;
 std::vector<ImRect> windowRects;
+
+// What of the current window is visible: its content area, or its menu bar while items go there.
+ImRect visibleArea(ImGuiWindow *w) {
+    if (w->DC.NavLayerCurrent == ImGuiNavLayer_Menu) {
+        ImRect bar = w->MenuBarRect();
+        bar.ClipWith(w->OuterRectClipped);
+        return bar;
+    }
+    return w->InnerClipRect;
+}
 
 // Skipped: tooltips, popups and menus (transient, drawn over the panels on purpose).
 ImGuiWindow *probedWindow() {
@@ -40,10 +50,10 @@ void probeRects(ProbeKind kind, const char *text, const ImRect &item, const ImRe
     if (!enabled) return;
     ImGuiWindow *w = probedWindow();
     if (!w) return;
-    const ImRect clip = w->InnerClipRect;
+    const ImRect clip = visibleArea(w);
     bool visible = item.GetWidth() > 0 && item.GetHeight() > 0 && item.Min.y >= clip.Min.y - 0.5f && item.Max.y <= clip.Max.y + 0.5f;
     std::string shown = text ? std::string(text, ImGui::FindRenderedTextEnd(text)) : std::string();
-    records.push_back({w->RootWindow->Name, shown, (int)kind, item, textRect, box, visible});
+    records.push_back({w->RootWindow->Name, shown, (int)kind, item, textRect, box, clip, visible});
 }
 
 void probeItem(ProbeKind kind, const char *text, const char *textEnd) {
@@ -51,7 +61,7 @@ void probeItem(ProbeKind kind, const char *text, const char *textEnd) {
     ImGuiContext &g = *GImGui;
     ImGuiWindow *w = g.CurrentWindow;
     const ImGuiStyle &st = g.Style;
-    const ImRect item = g.LastItemData.Rect, clip = w->InnerClipRect;
+    const ImRect item = g.LastItemData.Rect, clip = visibleArea(w);
     const char *end = textEnd ? textEnd : (text ? ImGui::FindRenderedTextEnd(text) : nullptr);
     const float tw = text ? ImGui::CalcTextSize(text, end, false).x : 0.0f;
     ImRect box(clip.Min.x, item.Min.y, clip.Max.x, item.Max.y), t(item.Min.x, item.Min.y, item.Min.x + tw, item.Max.y);
@@ -109,7 +119,7 @@ void probeTitle(const char *name, bool hasClose) {
     const float tw = ImGui::CalcTextSize(name, end, false).x;
     const ImRect box(bar.Min.x + left, bar.Min.y, bar.Max.x - right, bar.Max.y);
     records.push_back({w->RootWindow->Name, std::string(name, end), (int)ProbeTitle, bar,
-                       ImRect(box.Min.x, bar.Min.y, box.Min.x + tw, bar.Max.y), box, true});
+                       ImRect(box.Min.x, bar.Min.y, box.Min.x + tw, bar.Max.y), box, bar, true});
 }
 
 }  // namespace shim
@@ -130,9 +140,9 @@ bool ig_probe_get(int i, IgProbeItem *out) {
     out->text = r.text.c_str();
     out->kind = r.kind;
     out->visible = r.visible;
-    const ImRect *rs[3] = {&r.item, &r.textRect, &r.box};
-    float *dst[3] = {out->item, out->text_rect, out->box};
-    for (int k = 0; k < 3; k++) {
+    const ImRect *rs[4] = {&r.item, &r.textRect, &r.box, &r.clip};
+    float *dst[4] = {out->item, out->text_rect, out->box, out->clip};
+    for (int k = 0; k < 4; k++) {
         dst[k][0] = rs[k]->Min.x; dst[k][1] = rs[k]->Min.y; dst[k][2] = rs[k]->Max.x; dst[k][3] = rs[k]->Max.y;
     }
     return true;
@@ -187,6 +197,7 @@ bool ig_focus_main_menu_bar(void) { return focusForKeyboard(ImGui::FindWindowByN
 bool ig_focus_window_nav(const char *name) { return focusForKeyboard(ImGui::FindWindowByName(name), ImGuiNavLayer_Main); }
 
 unsigned int ig_get_item_id(void) { return GImGui->LastItemData.ID; }
+float ig_work_max_x(void) { return GImGui->CurrentWindow->WorkRect.Max.x; }
 const char *ig_current_window_name(void) { return GImGui->CurrentWindow ? GImGui->CurrentWindow->Name : ""; }
 double ig_get_time(void) { return ImGui::GetTime(); }
 int ig_get_frame_count(void) { return ImGui::GetFrameCount(); }

@@ -28,7 +28,7 @@ static void probe_lines(const char *text) {
             if (cut == s) cut = s + 1;
         }
         const float tw = ImGui::CalcTextSize(s, cut, false).x;
-        const ImRect clip = w->InnerClipRect;
+        const ImRect clip = w->InnerClipRect;  // text lines are in the content (menus use ig_menu_item)
         shim::probeRects(shim::ProbeText, std::string(s, cut).c_str(), ImRect(r.Min.x, y, r.Min.x + tw, y + lh),
                          ImRect(r.Min.x, y, r.Min.x + tw, y + lh), ImRect(clip.Min.x, y, clip.Max.x, y + lh));
         y += lh;

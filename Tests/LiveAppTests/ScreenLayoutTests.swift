@@ -58,12 +58,24 @@ import TestSupport
         }
         let byName = Dictionary(wins.map { ($0.name, $0.rect) }, uniquingKeysWith: { a, _ in a })
         let e = 0.5
+        var texts: [String: [(what: String, rect: Box)]] = [:]
         for item in items where item["visible"] as? Bool == true {
             let window = item["window"] as? String ?? "", text = item["text"] as? String ?? ""
             guard let r = box(item["rect"]), let t = box(item["textRect"]), let b = box(item["box"]), let w = byName[window] else { continue }
             let what = "\(window): \(item["kind"] ?? "") \"\(text)\""
             if r.x0 < w.x0 - e || r.x1 > w.x1 + e || r.y0 < w.y0 - e || r.y1 > w.y1 + e { out.append("\(what) \(r) leaves its window \(w)") }
+            // Sideways, an item must show whole: not under the scrollbar or past the content's edge.
+            // (A row's or menu's highlight reaches into the spacing around it on purpose: its text box is checked instead.)
+            let kind = item["kind"] as? String ?? ""
+            if kind != "row" && kind != "menu", let c = box(item["clip"]), r.x0 < c.x0 - e || r.x1 > c.x1 + e { out.append("\(what) \(r.x0)…\(r.x1) is cut by its window's edge \(c.x0)…\(c.x1)") }
             if !text.isEmpty && (t.x0 < b.x0 - e || t.x1 > b.x1 + e) { out.append("\(what): text \(t.x0)…\(t.x1) exceeds its box \(b.x0)…\(b.x1)") }
+            if !text.isEmpty { texts[window, default: []].append((what, t)) }
+        }
+        // No two texts of a window share pixels (a label running into a value).
+        for (_, list) in texts {
+            for i in list.indices { for j in list.indices where j > i && overlap(list[i].rect, list[j].rect) {
+                out.append("texts overlap: \(list[i].what) \(list[i].rect) × \(list[j].what) \(list[j].rect)")
+            } }
         }
         return out
     }

@@ -236,6 +236,7 @@ typedef struct {
     int kind;           /* IG_PROBE_* */
     bool visible;       /* wholly inside its window's visible height (not scrolled away) */
     float item[4], text_rect[4], box[4]; /* x0, y0, x1, y1 */
+    float clip[4];      /* what of its window shows: the content area (or the menu bar) */
 } IgProbeItem;
 void ig_probe_enable(bool on);
 int ig_probe_count(void);
@@ -256,6 +257,8 @@ bool ig_focus_window_nav(const char *name);
 
 /* ---- item identity, time ---- */
 unsigned int ig_get_item_id(void);
+/* The right edge of the current window's room for items (scrollbar and padding kept clear), in screen pixels. */
+float ig_work_max_x(void);
 /* The name of the window being drawn ("##Menu_00" inside an open menu). */
 const char *ig_current_window_name(void);
 double ig_get_time(void);

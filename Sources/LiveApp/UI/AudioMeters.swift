@@ -43,10 +43,12 @@ enum AudioMeters {
         let lh = ig_get_text_line_height()
         ig_draw_rect_filled(r.x0, r.y0, r.x1, r.y1, UIStyle.word(theme.surface.meterTrack), 3)
         func y(_ db: Float) -> Float { r.y1 - dbX(db) * height }
+        // The level lines' labels at the left, just under their lines (band names run along the top,
+        // frequencies along the bottom).
         for db: Float in [-60, -30] {
             ig_draw_line(r.x0, y(db), r.x1, y(db), UIStyle.word(theme.surface.border), 1)
             let label = "\(Int(db)) dB", w = ig_calc_text_width(label)
-            if w + 4 <= width, y(db) - lh >= r.y0 { ig_probe_text_in(r.x1 - w - 2, y(db) - lh, dim, label, r.x0, r.x1) }
+            if w + 4 <= width, y(db) + lh + 1 <= r.y1 - lh { ig_probe_text_in(r.x0 + 2, y(db) + 1, dim, label, r.x0, r.x1) }
         }
         // Band edges and names.
         let names = AudioSourceID.allCases.filter { $0 != .full }

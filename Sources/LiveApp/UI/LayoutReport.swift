@@ -14,6 +14,8 @@ enum LayoutReport {
         var rect: UI.Rect
         var textRect: UI.Rect
         var box: UI.Rect
+        /// What of its window shows (its content area, or the menu bar).
+        var clip: UI.Rect
         var visible: Bool
     }
 
@@ -37,7 +39,8 @@ enum LayoutReport {
             func rect(_ t: (Float, Float, Float, Float)) -> UI.Rect { UI.Rect(x0: t.0, y0: t.1, x1: t.2, y1: t.3) }
             let kind = Int(p.kind)
             return Item(window: String(cString: p.window), kind: kinds.indices.contains(kind) ? kinds[kind] : "other",
-                        text: String(cString: p.text), rect: rect(p.item), textRect: rect(p.text_rect), box: rect(p.box), visible: p.visible)
+                        text: String(cString: p.text), rect: rect(p.item), textRect: rect(p.text_rect), box: rect(p.box), clip: rect(p.clip),
+                        visible: p.visible)
         }
     }
 }

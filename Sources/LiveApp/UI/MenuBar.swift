@@ -25,6 +25,7 @@ struct MenuBar {
         for m in menus {
             let r = nextMenuRect(m.title, inBar: true)
             record("menu:" + m.title, r)
+            fitNextMenu()
             if ig_begin_menu(m.title, true) {
                 items(m.items, dispatch)
                 ig_end_menu()
@@ -38,6 +39,7 @@ struct MenuBar {
             if i.separated { ig_separator() }
             if i.isSubmenu {
                 record("menu:" + i.path, nextMenuRect(i.label, inBar: false))
+                fitNextMenu()
                 if ig_begin_menu(i.label, i.enabled) {
                     items(i.submenu, dispatch)
                     ig_end_menu()
@@ -50,6 +52,14 @@ struct MenuBar {
             record("menuItem:" + i.path, UI.lastItemRect)
             if chosen, let a = i.action { dispatch(a) }
         }
+    }
+
+    /// A menu taller than the window below the bar scrolls instead of running off the screen
+    /// (the arrows scroll to the item they reach).
+    private func fitNextMenu() {
+        var dw: Float = 0, dh: Float = 0
+        ig_get_display_size(&dw, &dh)
+        ig_set_next_window_size_constraints(0, 0, dw, max(ig_get_frame_height() * 3, dh - (bar?.y1 ?? 0) - 4))
     }
 
     /// Where a menu's name will be (an open menu's popup becomes the last item, so it is measured before).

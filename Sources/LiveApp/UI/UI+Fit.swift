@@ -66,11 +66,8 @@ extension UI {
     /// Stays on the line when an item `width` wide fits there, and says whether it did.
     @discardableResult
     static func sameLineIfRoom(_ width: Float) -> Bool {
-        var x: Float = 0, y: Float = 0, w: Float = 0, h: Float = 0
-        ig_get_window_pos(&x, &y)
-        ig_get_window_size(&w, &h)
-        let right = x + w - ig_style_window_padding_x()
-        guard lastItemRect.x1 + ig_style_item_spacing_x() + width <= right else { return false }
+        // The room ends where items must (the scrollbar and padding kept clear).
+        guard lastItemRect.x1 + ig_style_item_spacing_x() + width <= ig_work_max_x() else { return false }
         sameLine()
         return true
     }

@@ -95,13 +95,7 @@ enum UI {
 
     /// Stays on the line when an item `width` wide still fits in the window;
     /// otherwise the next item starts a new line (toolbars flow).
-    static func sameLineIfFits(_ width: Float) {
-        var x: Float = 0, y: Float = 0, w: Float = 0, h: Float = 0
-        ig_get_window_pos(&x, &y)
-        ig_get_window_size(&w, &h)
-        let right = x + w - ig_style_window_padding_x()
-        if lastItemRect.x1 + ig_style_item_spacing_x() + width <= right { sameLine() }
-    }
+    static func sameLineIfFits(_ width: Float) { sameLineIfRoom(width) }
 
     /// Wrapped help text in a tooltip of readable width.
     static func helpTooltip(_ text: String) {

@@ -188,7 +188,7 @@ extension LiveRunner {
         let windows = LayoutReport.windows().map { JSONNode.object([("name", .string($0.name)), ("rect", box($0.rect))]) }
         let items = LayoutReport.items().map { i in
             JSONNode.object([("window", .string(i.window)), ("kind", .string(i.kind)), ("text", .string(i.text)), ("rect", box(i.rect)),
-                             ("textRect", box(i.textRect)), ("box", box(i.box)), ("visible", .bool(i.visible))])
+                             ("textRect", box(i.textRect)), ("box", box(i.box)), ("clip", box(i.clip)), ("visible", .bool(i.visible))])
         }
         return .object([("uiScale", .double(model.uiScale)), ("theme", .string(model.ui.theme.rawValue)),
                          ("windows", .array(windows)), ("items", .array(items))])
