@@ -43,6 +43,11 @@ import TestSupport
 
     static func overlap(_ a: Box, _ b: Box) -> Bool { UIScaleLayoutTests.overlap(a, b) }
 
+    /// Whether `outer` holds all of `inner` (a text inside its own frame).
+    static func contains(_ outer: Box, _ inner: Box) -> Bool {
+        inner.x0 >= outer.x0 - 0.5 && inner.x1 <= outer.x1 + 0.5 && inner.y0 >= outer.y0 - 0.5 && inner.y1 <= outer.y1 + 0.5
+    }
+
     /// What is wrong with the screen `doc` reports, one line per fault.
     static func faults(_ doc: [String: Any]) -> [String] {
         var out: [String] = []
@@ -59,6 +64,7 @@ import TestSupport
         let byName = Dictionary(wins.map { ($0.name, $0.rect) }, uniquingKeysWith: { a, _ in a })
         let e = 0.5
         var texts: [String: [(what: String, rect: Box)]] = [:]
+        var controls: [String: [(what: String, rect: Box)]] = [:]
         for item in items where item["visible"] as? Bool == true {
             let window = item["window"] as? String ?? "", text = item["text"] as? String ?? ""
             guard let r = box(item["rect"]), let t = box(item["textRect"]), let b = box(item["box"]), let w = byName[window] else { continue }
@@ -70,12 +76,18 @@ import TestSupport
             if kind != "row" && kind != "menu", let c = box(item["clip"]), r.x0 < c.x0 - e || r.x1 > c.x1 + e { out.append("\(what) \(r.x0)…\(r.x1) is cut by its window's edge \(c.x0)…\(c.x1)") }
             if !text.isEmpty && (t.x0 < b.x0 - e || t.x1 > b.x1 + e) { out.append("\(what): text \(t.x0)…\(t.x1) exceeds its box \(b.x0)…\(b.x1)") }
             if !text.isEmpty { texts[window, default: []].append((what, t)) }
+            if item["kind"] as? String != "title" { controls[window, default: []].append((what, r)) }
         }
-        // No two texts of a window share pixels (a label running into a value).
-        for (_, list) in texts {
+        // No two texts of a window share pixels (a label running into a value), and no text runs into another control.
+        for (window, list) in texts {
             for i in list.indices { for j in list.indices where j > i && overlap(list[i].rect, list[j].rect) {
                 out.append("texts overlap: \(list[i].what) \(list[i].rect) × \(list[j].what) \(list[j].rect)")
             } }
+            for t in list {
+                for c in controls[window] ?? [] where c.what != t.what && overlap(t.rect, c.rect) && !contains(c.rect, t.rect) {
+                    out.append("text runs into a control: \(t.what) \(t.rect) × \(c.what) \(c.rect)")
+                }
+            }
         }
         return out
     }
