@@ -76,7 +76,7 @@ struct LivePanelsFrame {
         if shown {
             // Focus moves first: ImGui takes a new focus's first control while that window's items are drawn.
             arrangement.moveFocus(open: Self.openPanels(model, liveControls: status.control != nil), focusedWindow: FocusedControl.windowName)
-            var badges = LiveIndicators.badges(model: model, recording: liveSet.recorder.status, untilNext: liveSet.cycleOutput.untilNext)
+            var badges = LiveIndicators.badges(model: model, recording: liveSet.recorder.status, untilNext: liveSet.autoCycle.output.untilNext)
             if status.demo { badges.insert(("DEMO", false), at: 0) }
             menu.draw(model: model, displayCount: status.displayCount, badges: badges, dispatch: dispatch)
             let top = menu.bar?.y1 ?? 0
