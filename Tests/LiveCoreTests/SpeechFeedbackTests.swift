@@ -1,6 +1,7 @@
 import AudioReactive
 import Engine
 import Testing
+import TestSupport
 @testable import LiveCore
 
 /// What spoken feedback says, frame by frame (no speech service here; the
@@ -97,6 +98,20 @@ import Testing
         #expect(say("row:\(older)") == "Error: Export failed, notice 2 of 2")
         #expect(say("dismiss:\(older)") == "Dismiss Error: Export failed, button")
         #expect(say("row:slot:0") == "Slot 1, empty")
+    }
+
+    /// A library row says its slot, name, pinned and playing; a factory row its name and the same states.
+    @Test func libraryRowsSayTheirSlotNamePinnedAndPlaying() {
+        var m = AppModel(library: LibraryModel(factory: testFactory))
+        m.run(.library(.saveToSlot(2, name: "Ocean drift")), .library(.togglePin("user:1")), .library(.togglePin("blue-storm")))
+        let say = { (m: AppModel, key: String) in ControlSpeech.describe(key, model: m, context: SpeechContext())?.text }
+        #expect(say(m, "row:slot:2") == "Slot 3, Ocean drift, pinned, playing")
+        #expect(say(m, "row:slot:3") == "Slot 4, empty")
+        #expect(say(m, "row:factory:blue-storm") == "Factory preset Blue Storm, pinned")
+        #expect(say(m, "row:factory:amber-drift") == "Factory preset Amber Drift")
+        m.run(.library(.togglePin("user:1")), .jumpTo("amber-drift"))
+        #expect(say(m, "row:slot:2") == "Slot 3, Ocean drift")
+        #expect(say(m, "row:factory:amber-drift") == "Factory preset Amber Drift, playing")
     }
 
     @Test func enteringAPanelSaysItsNameFirstAndAPopoverIsReadOnce() {
