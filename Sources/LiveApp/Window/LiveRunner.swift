@@ -78,7 +78,7 @@ final class LiveRunner {
 
         report.videoOut = videoOut
         let effects = WindowEffects(editorWindow: editorWindow, liveSet: liveSet, audio: audio, control: control, speech: speech,
-                                    videoOut: videoOut, quit: { [unowned self] in running = false })
+                                    videoOut: videoOut, panels: panels, quit: { [unowned self] in running = false })
         session.dispatcher.perform = { [unowned session] in effects.perform($0, model: session.model) }
         editorWindow.drawPanels = { [unowned session, unowned report, unowned panels] in
             panels.frame.draw(model: session.model, status: report.panelStatus(), audio: audio, liveSet: liveSet)

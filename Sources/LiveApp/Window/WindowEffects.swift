@@ -11,6 +11,8 @@ struct WindowEffects {
     let control: ControlShell
     let speech: WindowSpeech
     let videoOut: VideoOutputs
+    /// The panels' frame: keyboard focus moves and restyling (`UIEffect`).
+    let panels: WindowPanels
     /// Ends the loop (the window closed, Ctrl+Q).
     let quit: () -> Void
 
@@ -34,6 +36,8 @@ struct WindowEffects {
             return control.perform(e)
         case .videoOut(let kind, let on):
             return videoOut.perform(kind, on: on)
+        case .ui(let e):
+            panels.frame.perform(e, gui: editorWindow.gui)
         case .reseed, .logNotice:
             break
         }

@@ -68,6 +68,8 @@ public enum AppAction: Equatable, Sendable {
     case control(ControlAction)
     /// Video outputs beside the window: PipeWire camera, network stream, v4l2loopback (AppModel+VideoOut.swift).
     case videoOut(VideoOutAction)
+    /// The panels' frame: focus moves, theme, opacity, panel widths (LiveCore/Panels/UISettings.swift).
+    case ui(UIAction)
 }
 
 /// Work the app shell must do after an action (the model itself does no I/O).
@@ -92,4 +94,6 @@ public enum AppEffect: Equatable, Sendable {
     case control(ControlEffect)
     /// Start (true) or stop a video output.
     case videoOut(VideoOutKind, Bool)
+    /// Keyboard focus moves and restyling for the panels.
+    case ui(UIEffect)
 }
