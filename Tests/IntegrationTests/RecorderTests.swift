@@ -98,21 +98,21 @@ import Testing
 
     @Test func aSlowEncoderDropsAndCountsFramesAndNeverBlocksTheProducer() throws {
         try withStalledEncoder { r, sink, px, w, h in
-            // 1 s of frames while the encoder is stuck: the ring holds 4 (the
-            // stalled one included); every other frame is dropped. This loop would
+            // 1 s of frames while the encoder is stuck: the queue keeps the newest 4
+            // (besides the stalled one); every other frame is dropped, oldest first. This loop would
             // hang here if offer() ever waited for the encoder.
             for n in 1..<30 { r.offer(px, width: w, height: h, time: Double(n) / 30) }
-            #expect(r.status.dropped == 26)
+            #expect(r.status.dropped == 25)
             #expect(sink.writes.load(ordering: .relaxed) == 0)
             // The encoder catches up; the next frame is repeated over the gap, so
             // the video keeps the live timing: frames 0…30 → 31 frames written.
             sink.gate.signal()
-            #expect(poll(seconds: 10) { sink.writes.load(ordering: .relaxed) == 4 })
+            #expect(poll(seconds: 10) { sink.writes.load(ordering: .relaxed) == 5 })
             r.offer(px, width: w, height: h, time: 30.0 / 30)
             r.stop()
             #expect(r.waitUntilFinished(timeout: 10))
-            #expect(r.status.framesWritten == 31 && r.status.dropped == 26)
-            #expect(Self.noticeTexts(r) == ["Recording saved: \(r.status.path!) (1.0 s, 26 dropped)"])
+            #expect(r.status.framesWritten == 31 && r.status.dropped == 25)
+            #expect(Self.noticeTexts(r) == ["Recording saved: \(r.status.path!) (1.0 s, 25 dropped)"])
         }
     }
 
@@ -121,16 +121,16 @@ import Testing
     /// repeating the last recorded frame.
     @Test func aStopWhileTheEncoderIsBehindKeepsTheVideoLength() throws {
         try withStalledEncoder { r, sink, px, w, h in
-            // 2 s at 30 fps with the encoder stuck: 3 more frames fit, 57 are dropped.
+            // 2 s at 30 fps with the encoder stuck: the newest 4 wait, 56 are dropped.
             for n in 1...60 { r.offer(px, width: w, height: h, time: Double(n) / 30) }
-            #expect(r.status.dropped == 57)
+            #expect(r.status.dropped == 56)
             r.stop()
             sink.gate.signal()
             #expect(r.waitUntilFinished(timeout: 10))
             // Frames 0…60 (2 s + one frame): 4 from the ring, 57 repeats of the last.
             #expect(sink.writes.load(ordering: .relaxed) == 61)
-            #expect(r.status.framesWritten == 61 && r.status.dropped == 57)
-            #expect(Self.noticeTexts(r) == ["Recording saved: \(r.status.path!) (2.0 s, 57 dropped)"])
+            #expect(r.status.framesWritten == 61 && r.status.dropped == 56)
+            #expect(Self.noticeTexts(r) == ["Recording saved: \(r.status.path!) (2.0 s, 56 dropped)"])
         }
     }
 

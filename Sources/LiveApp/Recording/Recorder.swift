@@ -51,8 +51,8 @@ private final class RecordingSession: Sendable {
         self.height = height
         self.fps = fps
         self.note = note
-        // `queueFrames` counts the frame the encoder is writing, as the queue's frames do.
-        tap = FrameTap(name: "recording", fps: fps, depth: max(1, queueFrames - 1))
+        // `queueFrames` wait besides the frame the encoder is writing.
+        tap = FrameTap(name: "recording", fps: fps, depth: queueFrames)
     }
 
     var status: RecordingStatus {
