@@ -107,7 +107,8 @@ import Testing
             // The encoder catches up; the next frame is repeated over the gap, so
             // the video keeps the live timing: frames 0…30 → 31 frames written.
             sink.gate.signal()
-            #expect(poll(seconds: 10) { sink.writes.load(ordering: .relaxed) == 5 })
+            // Frame 0, then the 4 kept frames standing for frames 1…29 (the dropped ones' time moves to the next kept).
+            #expect(poll(seconds: 10) { sink.writes.load(ordering: .relaxed) == 30 })
             r.offer(px, width: w, height: h, time: 30.0 / 30)
             r.stop()
             #expect(r.waitUntilFinished(timeout: 10))
@@ -127,7 +128,7 @@ import Testing
             r.stop()
             sink.gate.signal()
             #expect(r.waitUntilFinished(timeout: 10))
-            // Frames 0…60 (2 s + one frame): 4 from the ring, 57 repeats of the last.
+            // Frames 0…60 (2 s + one frame): frame 0, the 4 kept frames with the dropped ones' time, the rest repeats of the last.
             #expect(sink.writes.load(ordering: .relaxed) == 61)
             #expect(r.status.framesWritten == 61 && r.status.dropped == 56)
             #expect(Self.noticeTexts(r) == ["Recording saved: \(r.status.path!) (2.0 s, 56 dropped)"])
