@@ -60,6 +60,8 @@ final class ScriptedRemote {
                     resumeAt = now + 0.005
                 case .end:
                     scriptDone = true
+                case .failed(let why):
+                    throw UsageError(why)
                 case .line(let text):
                     lineNumber += 1
                     guard let step = try ScriptStep.parse(text, number: lineNumber, file: script.name) else { continue }
