@@ -115,8 +115,9 @@ extension LiveRunner {
         if options.audioPanel || (startup.restored && session.audioPanel) { dispatcher.apply(.audio(.togglePanel)) }
         // Live controls: OSC endpoints from the options, else the session; sync and offset from the session.
         let saved = startup.restored ? session : nil
-        dispatcher.apply(.control(.setOSC(OSCSettings(inPort: options.oscIn ?? saved?.osc.inPort,
-                                                      outTarget: options.oscOut ?? saved?.osc.outTarget))))
+        let osc = ControlShell.startingOSC(option: options.oscIn, off: options.oscInOff, outTarget: options.oscOut, saved: saved?.osc)
+        control.oscInFromSession = osc.fromSession
+        dispatcher.apply(.control(.setOSC(osc.settings)))
         if let s = saved?.sync {
             dispatcher.apply([.control(.setSyncBars(s.bars)), .control(.setFadeBeats(s.fadeBeats)), .control(.setQuantize(s.quantize))])
         }

@@ -29,8 +29,9 @@ final class HeadlessHost {
         let library = LibraryModel(factory: catalog.presets, document: loaded.document, loadProblem: loaded.problem)
         var start: Preset?
         if let name = options.preset {
-            start = catalog.preset(named: name) ?? library.playOrder.first { $0.id == name }
-            if start == nil { notices.append("There is no preset '\(name)'; starting with the first one") }
+            let found = PresetSource.starting(name, catalog: catalog, library: library)
+            start = found.preset
+            if let n = found.notice { notices.append(n) }
         }
         model = AppModel(library: library, start: start ?? catalog.presets.first)
         model.agentOverride = options.agents
