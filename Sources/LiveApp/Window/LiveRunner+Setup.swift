@@ -68,6 +68,7 @@ extension LiveRunner {
             let engine = try EngineSetup.make(options.backend, contextCurrent: true, field: field, output: (16, 16),
                                               params: startup.model.base, seed: startup.seed,
                                               threads: options.threads ?? Simulation.defaultThreads)
+            startup.model.agentLimit = EngineSetup.agentLimit(of: engine)  // holds every agent count from here on, with a notice
             pipeline = FramePipeline(backend: engine, params: startup.model.base)
         } catch {
             printError("physarum: --backend \(options.backend.rawValue): \(error)")

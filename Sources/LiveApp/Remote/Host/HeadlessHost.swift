@@ -35,6 +35,7 @@ final class HeadlessHost {
         }
         model = AppModel(library: library, start: start ?? catalog.presets.first)
         model.agentOverride = options.agents
+        model.agentLimit = EngineSetup.cpuAgentLimit()  // the headless host runs the CPU engine
         _ = model.handle(.live(.setDwell(options.dwell)))
         seedCounter = options.seed
         // An installation cycles on its own until someone connects.
