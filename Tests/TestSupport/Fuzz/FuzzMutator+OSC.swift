@@ -30,7 +30,8 @@ extension FuzzMutator {
             break
         }
         for _ in 0..<below(3) { p = mutateBytes(p, seeds: seeds) }
-        return p
+        // A UDP datagram carries at most 65 507 bytes (and OSC in reads into 64 KiB): larger cases cannot arrive.
+        return p.count > 65_507 ? Array(p.prefix(65_507)) : p
     }
 
     /// A message with `tags` and `arguments` (nil: zero-filled ones of the right sizes).
