@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import LiveApp
 
 /// `physarum remote --script`'s reader: lines split with a bounded line

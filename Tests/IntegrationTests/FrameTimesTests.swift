@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `--frame-times` and `--max-fps` in the real window (Xvfb): every frame is
 /// logged, and a timer-paced loop never starts a frame early.

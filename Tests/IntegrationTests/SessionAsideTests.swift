@@ -2,6 +2,7 @@ import Foundation
 import LiveCore
 import Storage
 import Testing
+import TestSupport
 
 /// A session file that fails to load is never overwritten: it is moved to a
 /// name no other file has, and when that cannot be done autosave stays off

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import LiveApp
 
 /// Option parsing as a user meets it: repeated options, options where a

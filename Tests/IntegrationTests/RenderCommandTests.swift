@@ -56,8 +56,8 @@ import TestSupport
         }
     }
 
-    @Test func videoGoesThroughFFmpeg() throws {
-        guard AudioRenderTests.hasFFmpeg() else { return }
+    @Test(.enabled(if: AudioRenderTests.ffmpegFound, AudioRenderTests.ffmpegReason))
+    func videoGoesThroughFFmpeg() throws {
         let out = makeTempDir().path + "/clip.mp4"
         let r = try PhysarumProcess.run(["render"] + Self.small + ["--frames", "6", "--out", out])
         #expect(r.status == 0, "\(r.stderr)")

@@ -87,10 +87,3 @@ final class AppProcess: @unchecked Sendable {
     deinit { stop() }
 }
 
-
-/// A fresh private directory for one test.
-func makeTempDir(_ name: String = "physarum-test") -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
-    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}

@@ -45,7 +45,7 @@ struct PulseIntegrationTests {
     @Test func clicksPlayedIntoTheSinkAreDetectedFromItsMonitor() throws {
         let clickCount = 8, interval = 0.5, first = 0.5
         var clicks = Clicks(interval: interval, start: first, dBFS: -6)
-        let file = FileSourceTests.tempPath("clicks.wav")
+        let file = makeTempDir("pulse-clicks").appendingPathComponent("clicks.wav").path
         try AudioFileWriter.write(clicks.render(count: Int((first + Double(clickCount) * interval) * 48000)), to: file)
 
         let capture = PulseCapture(source: "\(Self.sink).monitor")

@@ -4,6 +4,7 @@ import Foundation
 import LiveCore
 import Storage
 import Testing
+import TestSupport
 @testable import LiveApp
 
 /// Files a clumsy or hostile user may hand the app: a sparse 5 GB file and a

@@ -5,21 +5,29 @@
 /// control name; in a scrolling panel the next row can land where the last
 /// one was). The keys go
 /// through `press` — headless ImGui frames or xdotool into the real window.
-struct KeyboardWalk {
-    enum Move { case up, down, left, right, space }
+public struct KeyboardWalk {
+    public enum Move { case up, down, left, right, space }
 
-    var press: (Move) -> Void
+    public var press: (Move) -> Void
     /// The focus rectangle (x0, y0, x1, y1), nil while none is shown.
-    var rect: () -> [Double]?
+    public var rect: () -> [Double]?
     /// The control with the focus, nil when none.
-    var focused: () -> String?
+    public var focused: () -> String?
     /// Whether a section header's section is open.
-    var isOpen: (String) -> Bool
+    public var isOpen: (String) -> Bool
+
+    public init(press: @escaping (Move) -> Void, rect: @escaping () -> [Double]?, focused: @escaping () -> String?,
+                isOpen: @escaping (String) -> Bool) {
+        self.press = press
+        self.rect = rect
+        self.focused = focused
+        self.isOpen = isOpen
+    }
 
     /// The focus as the walk tells moves apart: control and rectangle.
     private func focusRect() -> String? { rect().map { "\(focused() ?? "?")@\($0)" } }
 
-    func run(maxRows: Int = 400) -> Set<String> {
+    public func run(maxRows: Int = 400) -> Set<String> {
         var reached: Set<String> = []
         var stuck = 0
         press(.down)  // the focus appears

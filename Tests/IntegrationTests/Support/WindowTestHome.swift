@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// What a test of the real window under Xvfb starts from: a display and a
 /// private home folder that XDG config, state and data point into, removed

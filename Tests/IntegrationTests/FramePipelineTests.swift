@@ -2,6 +2,7 @@ import AudioReactive
 import Engine
 import Foundation
 import Testing
+import TestSupport
 @testable import LiveCore
 @testable import LiveApp
 

@@ -1,3 +1,5 @@
+import AppTestSupport
+import CSDL2
 import Engine
 import Foundation
 import TestSupport
@@ -9,12 +11,28 @@ import Testing
 /// writes every message it speaks to a file (scripts/services-private.sh),
 /// fed by the editor driven by the keyboard in real headless ImGui frames.
 @Suite(.serialized) struct SpokenFeedbackTests {
+    /// The parameter editor on a two-preset model, its actions applied.
+    final class Rig {
+        var model: AppModel
+        var editor = ParamEditor()
+
+        init() {
+            var p = PresetParams()
+            p[.simSpeed] = 1
+            p[.exposure] = 1.5
+            model = AppModel(presets: [Preset(id: "test", name: "Test", params: p), Preset(id: "other", name: "Other", params: .defaults)])
+            editor.sliderWidth = 300
+        }
+
+        func draw() { editor.draw(model: model) { _ = self.model.handle($0) } }
+    }
+
     @Test func theFocusedControlsLabelAndValueAreSpokenInOrderAndADragIsRateLimited() throws {
         let services = PrivateServices()
         try services.speechDispatcher()
         let socket = try #require(services.environment["SPEECHD_ADDRESS"]?.split(separator: ":", maxSplits: 1).last.map(String.init))
         try HeadlessImGui.run(height: 3000, navigation: true) { ui in
-            let rig = EditorRig()
+            let rig = Rig()
             let speech = SpeechShell(output: SpeechOutput(socketPath: socket), feedback: SpeechFeedback(valueInterval: 0.5))
             var now = 0.0
             let draw = {
@@ -37,7 +55,7 @@ import Testing
             }, "label and value, in the order reached: \(services.spoken)")
 
             // A drag by keyboard: Space activates the slider, Right held for 60 frames (1 s).
-            ui.tap(ScanCode.space, draw)
+            ui.tap(Int32(SDL_SCANCODE_SPACE.rawValue), draw)
             let before = speech.recent.count
             let start = now
             for _ in 0..<30 { ui.tap(ScanCode.right, draw) }

@@ -1,6 +1,7 @@
 import AudioReactive
 import Foundation
 import Testing
+import TestSupport
 
 /// `physarum analyze` and `physarum sources` run as the real binary.
 @Suite(.serialized) struct AnalyzeCommandTests {
