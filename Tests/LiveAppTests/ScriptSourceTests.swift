@@ -57,7 +57,7 @@ import TestSupport
         close(fd)
         let pipe = dir.appendingPathComponent("pipe.jsonl").path
         try #require(mkfifo(pipe, 0o644) == 0)
-        for (path, why) in [(big, "file is 1073741824 bytes, over the limit of \(ScriptSource.fileLimit) bytes"),
+        for (path, why) in [(big, "file is 1073741824 bytes, over the limit of \(ScriptSource.fileLimit) bytes (stream it instead: --script - < FILE)"),
                             (pipe, "not a regular file")] {
             do {
                 _ = try ScriptSource(path: path)

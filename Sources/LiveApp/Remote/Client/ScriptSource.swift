@@ -92,7 +92,9 @@ final class ScriptSource: @unchecked Sendable {
         do {
             data = try SafeFile.read(URL(fileURLWithPath: path), limit: Self.fileLimit)
         } catch {
-            throw UsageError("--script \(error.path): \(error.reason)")
+            // Too large to read whole: standard input streams any length.
+            let tooLarge = error.reason.hasPrefix("file is")
+            throw UsageError("--script \(error.path): \(error.reason)" + (tooLarge ? " (stream it instead: --script - < FILE)" : ""))
         }
         var splitter = LineSplitter(limit: Self.lineLimit)
         lines = data.withUnsafeBytes { splitter.feed($0) }
