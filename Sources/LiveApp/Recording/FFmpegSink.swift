@@ -153,10 +153,11 @@ final class FFmpegSink: VideoSink {
     private func lastLogLine() -> String {
         guard let data = FileManager.default.contents(atPath: logPath) else { return "no message" }
         let text = String(decoding: data.suffix(4096), as: UTF8.self)
-        // ffmpeg's last two error lines say why ("Conversion failed!" only says that it did).
+        // ffmpeg's last two error lines say why ("Conversion failed!" only says that it did,
+        // "Last message repeated N times" nothing).
         var lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         lines = lines.map { $0.hasSuffix("--") ? String($0.dropLast(2)).trimmingCharacters(in: .whitespaces) : $0 }
-            .filter { !$0.isEmpty && !$0.hasPrefix("Conversion failed") }
+            .filter { !$0.isEmpty && !$0.hasPrefix("Conversion failed") && !$0.hasPrefix("Last message repeated") }
         return lines.isEmpty ? "no message" : lines.suffix(2).joined(separator: "; ")
     }
 }
