@@ -30,6 +30,8 @@ struct CaptureStallTests {
         defer { app.stop() }
         func last() -> [String: Any] { AudioSourceSwitchTests.statsLines(stats).last ?? [:] }
         func audio() -> String { last()["audio"] as? String ?? "" }
+        // The window's first frame may take minutes while the whole suite loads a 2-core machine.
+        try #require(poll(seconds: 180) { !last().isEmpty }, "the window runs: \(app.stderr)")
         #expect(poll(seconds: 60) { audio() == "live: default source" }, "capturing: \(app.stderr)")
         let player = Process()
         player.executableURL = URL(fileURLWithPath: "/usr/bin/paplay")
