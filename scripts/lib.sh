@@ -23,8 +23,8 @@ APP_PACKAGES=(pkg-config libpulse-dev libfftw3-dev libsdl2-dev libx11-dev libgl-
     libavahi-client-dev libspeechd-dev)
 # What the tests add: a private PulseAudio daemon, a virtual X display, signal tools, ffmpeg,
 # a JACK server with the dummy backend (MIDI tests; CI has no ALSA sequencer) and liblo's oscsend/oscdump,
-# a private D-Bus + Avahi daemon (discovery) and speech-dispatcher (spoken feedback).
-TEST_PACKAGES=(pulseaudio pulseaudio-utils xvfb x11-apps x11-utils xdotool sox ffmpeg xauth jackd2 liblo-tools dbus-daemon avahi-daemon speech-dispatcher)
+# a private D-Bus + Avahi daemon (discovery), speech-dispatcher (spoken feedback) and GNU time (peak memory of a run).
+TEST_PACKAGES=(pulseaudio pulseaudio-utils xvfb x11-apps x11-utils xdotool sox ffmpeg xauth jackd2 liblo-tools dbus-daemon avahi-daemon speech-dispatcher time)
 # Evaluation tooling only (scripts/onset-eval-set, scripts/onset-eval, scripts/onset-train; no test needs
 # them): real sampled drum kits, General MIDI soundfonts and their synthesiser, aubio's detectors as the
 # baseline. The tuning set uses hydrogen-drumkits* (some kits) and fluid-soundfont-gm; the held-out set other

@@ -10,7 +10,9 @@ import Foundation
 /// answers, the built-in demo groove plays (labelled DEMO) while capture keeps
 /// retrying in the background; when the server appears, real capture takes
 /// over. Losing capture mid-run does not start the demo: modulation fades back
-/// to base until capture resumes.
+/// to base until capture resumes. A stream that claims to run but delivers
+/// nothing (a hung sound server) is "stalled" (`CaptureWatchdog`): the same
+/// fade to rest, one notice, and back to live when samples flow again.
 ///
 /// Main thread only (it owns the analyses; their threads talk to it through
 /// wait-free queues).
@@ -20,6 +22,8 @@ final class AudioLink {
         case demo
         case live(String)
         case waiting(String)
+        /// The stream claims to run but no sample has come for a while (the source).
+        case stalled(String)
         /// `--play FILE`: the file, looped in real time.
         case file(String)
 
@@ -34,6 +38,7 @@ final class AudioLink {
             case .demo: "DEMO (no audio server)"
             case .live(let s): "live: \(s)"
             case .waiting(let why): "no capture: \(why)"
+            case .stalled(let s): "stalled: no sound from \(s)"
             case .file(let name): "file: \(name) (looped)"
             }
         }
@@ -55,6 +60,10 @@ final class AudioLink {
     private let options: LiveOptions
     /// A source switch is waiting for its first samples (for the notice).
     private var switching = false
+    /// Watches the live stream for a stall (samples stop while it claims to run).
+    private var watchdog = CaptureWatchdog()
+    private let clock = ContinuousClock()
+    private let origin = ContinuousClock.now
 
     init(options: LiveOptions, source: String?, settings: AudioTuning) {
         self.settings = settings
@@ -132,6 +141,7 @@ final class AudioLink {
         analysis.start()
         capture = analysis
         accumulator.reset()
+        watchdog = CaptureWatchdog()
         switching = true
         if status != .demo && !status.isFile { status = .waiting("connecting to \(name ?? "the default source")") }
     }
@@ -169,11 +179,14 @@ final class AudioLink {
         lastFrameHops = accumulator.pendingHops
         // Drain the idle capture too, so its queue never backs up.
         if demo != nil { capture?.drainFeatures { _ in } }
-        if case .waiting = status {
-            // Capture is out: the levels (and so the routes' inputs) are at
-            // rest, not held at the last hop heard before the outage.
+        switch status {
+        case .waiting, .stalled:
+            // Capture is out or stalled: the levels (and so the routes' inputs)
+            // are at rest, not held at the last hop heard before the outage.
             accumulator.reset()
             return .silent
+        default:
+            break
         }
         return status == .off ? .silent : accumulator.takeFrame()
     }
@@ -181,6 +194,25 @@ final class AudioLink {
     private func followCapture() {
         guard let c = capture else { return }
         let st = c.captureStatus
+        let source = sourceName ?? "default source"
+        let watched: Bool = switch status {
+        case .live, .stalled: st.state == .capturing
+        default: false
+        }
+        switch watchdog.update(running: watched, samples: st.samples, now: (clock.now - origin) / .seconds(1)) {
+        case .stalled(let s)?:
+            status = .stalled(source)
+            notices.append("Audio capture stalled: no sound from \(source) for \(String(format: "%.1f", s)) s while the stream claims to run "
+                           + "(is the sound server hung?); modulation fades out until sound flows again")
+            return
+        case .resumed(let s)?:
+            status = .live(source)
+            accumulator.reset()
+            notices.append("Audio capture resumed: sound flows again from \(source) after \(String(format: "%.1f", s)) s")
+            return
+        case nil:
+            break
+        }
         switch (status, st.state) {
         case (.demo, .capturing) where !forcedDemo, (.file, .capturing):
             let stopped = status.isFile ? status.label : "the demo groove"
@@ -191,7 +223,7 @@ final class AudioLink {
             switching = false
             status = .live(sourceName ?? "default source")
             notices.append("Audio capture started (\(sourceName ?? "default source")); \(stopped) stopped")
-        case (.live, .retrying), (.live, .connecting):
+        case (.live, .retrying), (.live, .connecting), (.stalled, .retrying), (.stalled, .connecting):
             status = .waiting(st.message ?? "capture lost")
             notices.append("Audio capture lost (\(st.message ?? "server gone")); modulation fades out until it returns")
         case (.waiting, .retrying):

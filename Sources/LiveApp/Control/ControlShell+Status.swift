@@ -22,8 +22,8 @@ extension ControlShell {
     func panelStatus(tempo: TempoReading) -> MidiPanel.Status {
         var oscLine = osc.map { o in
             let s = o.stats
-            return "In on UDP port \(o.address.port): \(s.accepted) messages taken, \(s.rejected) refused"
-        } ?? "In: off (--osc-in PORT)"
+            return "In on UDP \(o.address): \(s.accepted) messages taken, \(s.rejected) refused"
+        } ?? "In: off (--osc-in [ADDR:]PORT)"
         oscLine += oscOut.map { "\nOut to \($0.destination.label): \($0.sent) frames sent" } ?? "\nOut: off (--osc-out HOST:PORT)"
         return MidiPanel.Status(midi: midiStatus, inputs: midi?.connected.inputs ?? [], osc: oscLine, tempo: tempo, latency: desk.latency)
     }
@@ -51,7 +51,8 @@ extension ControlShell {
     /// The `liveControl` object of the state file: OSC counters (and where
     /// decoding ran), MIDI status and bindings, tempo, sync, latency.
     func stateNode(model: AppModel, tempo: TempoReading) -> JSONNode {
-        var oscNode: [(String, JSONNode)] = [("inPort", osc.map { .int($0.address.port) } ?? .null)]
+        var oscNode: [(String, JSONNode)] = [("inPort", osc.map { .int($0.address.port) } ?? .null),
+                                             ("inAddress", osc.map { .string($0.address.description) } ?? .null)]
         if let s = osc?.stats {
             oscNode += [("packets", .int(s.packets)), ("accepted", .int(s.accepted)), ("rejected", .int(s.rejected)),
                         ("dropped", .int(s.dropped)), ("decodedOnOSCThread", .int(s.decodedOnOSCThread)),

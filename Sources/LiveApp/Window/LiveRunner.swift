@@ -33,6 +33,7 @@ final class LiveRunner {
         let control = ControlShell(files: liveSet.worker,
                                    analysisWindow: (Double(layout.windows.min() ?? 1024) / 2 + Double(layout.hop)) / layout.sampleRate,
                                    audio: link)
+        control.oscInFromSession = startup.startingOSC(options: options).fromSession  // its start-up notice says so
         let controlOrigin = ContinuousClock.now
         session.dispatcher.keepForLater = { [unowned control, unowned session] a in control.desk.hold(a, sync: session.model.control.sync) }
         let remote: RemoteSide

@@ -105,7 +105,7 @@ final class WindowReport: FrameFeedback {
     func engineStats() -> JSONNode {
         let e = pipeline.backend
         var f: [(String, JSONNode)] = [("backend", .string(e.kind.rawValue)), ("renderer", .string(e.rendererName)),
-                                       ("agentLimit", .int(e.maxAgents))]
+                                       ("agentLimit", .int(model.agentLimit?.count ?? e.maxAgents))]
         if let gl = e as? GLBackend {
             f.append(("gpuAllocatedMiB", JSONNode.rounded(Double(gl.allocatedBytes) / 1_048_576, 1)))
             if let free = GLBackend.freeVideoMemory() { f.append(("gpuFreeMiB", JSONNode.rounded(Double(free) / 1_048_576, 1))) }

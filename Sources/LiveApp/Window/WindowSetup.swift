@@ -70,6 +70,7 @@ struct WindowSetup {
             let engine = try EngineSetup.make(options.backend, contextCurrent: true, field: options.field ?? (1280, 720), output: (16, 16),
                                               params: startup.model.base, seed: startup.seed,
                                               threads: options.threads ?? Simulation.defaultThreads)
+            startup.model.agentLimit = EngineSetup.agentLimit(of: engine)  // holds every agent count from here on, with a notice
             pipeline = FramePipeline(backend: engine, params: startup.model.base)
         } catch {
             printError("physarum: --backend \(options.backend.rawValue): \(error)")
