@@ -108,9 +108,12 @@ extension LiveRunner {
             ("uiVisible", .bool(model.uiVisible)),
             ("recording", recordingStats(liveSet.recorder.status)),
             ("agents", .int(Int(governor.adjust(model.base)[.agents]))),
-            ("governor", .object([("enabled", .bool(governor.enabled)), ("agentFactor", .double(governor.agentFactor)),
+            ("governor", .object([("enabled", .bool(governor.enabled)), ("level", .int(governor.level)),
+                                  ("agentFactor", .double(governor.agentFactor)),
                                   ("resolutionFactor", .double(governor.resolutionFactor)),
-                                  ("effectLevel", .int(governor.effectLevel)), ("summary", .string(governor.summary))])),
+                                  ("effectLevel", .int(governor.effectLevel)), ("summary", .string(governor.summary)),
+                                  ("workMs", governor.smoothedWorkMs.map { r($0, 2) } ?? .null), ("changes", .int(governor.changes)),
+                                  ("lastDecision", governor.lastDecision.map { .string($0.summary) } ?? .null)])),
         ]).text
     }
 

@@ -144,7 +144,8 @@ final class LiveRunner {
         timing.total = (t3 - t0).milliseconds
         stats.add(timing)
         frameTimesWriter?.append(frameTimesLine(tick, timing, steps: delivered.steps, gpuWait: gpuWait))
-        pipeline.governor.update(frameMs: timing.total, workMs: timing.total - editorWindow.timing.swap, now: tick.time)
+        let governed = Governor.Sample(work: timing.total - editorWindow.timing.swap, sim: timing.sim, render: timing.render)
+        if let n = pipeline.governor.update(governed, now: tick.time)?.notice { dispatcher.apply(.notice(n, .warning)) }
 
         let second = Int(tick.time)
         if second > lastStatsSecond {
