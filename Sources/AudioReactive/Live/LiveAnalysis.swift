@@ -31,9 +31,14 @@ public final class LiveAnalysis: @unchecked Sendable {
     private let featuresReady = DispatchSemaphore(value: 0)
     private let hopCount = Atomic<Int>(0)
     private let newestHop = Atomic<UInt64>(0)
+    /// When `meters` was last read (uptime ns; 0 = never).
+    private let metersRead = Atomic<UInt64>(0)
 
-    /// Meters (with the spectrum) are published every this many hops (≈ 10 ms).
+    /// Meters (with the spectrum) are published every this many hops (≈ 10 ms)
+    /// while someone reads them (a read in the last `metersKeptNanos`): the
+    /// spectrum and the copy cost a live analysis nothing when no panel shows them.
     static let meterEvery = 4
+    static let metersKeptNanos: UInt64 = 1_000_000_000
 
     /// An analysis of `source` with `settings` (FFT plans are made here).
     public init(source: any LiveAudioSource, settings: AudioTuning = AudioTuning()) {
@@ -80,8 +85,12 @@ public final class LiveAnalysis: @unchecked Sendable {
     /// consumers without a frame clock, such as the CLI).
     public func waitForFeatures(timeout: Double) { _ = featuresReady.wait(timeout: .now() + timeout) }
 
-    /// The latest meters (≤ 4 hops old), for the UI; any thread.
-    public var meters: AnalysisMeters { metersBox.withLock { $0 } }
+    /// The latest meters (≤ 4 hops old while they are read; the first read
+    /// after a pause may be older), for the UI; any thread.
+    public var meters: AnalysisMeters {
+        metersRead.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+        return metersBox.withLock { $0 }
+    }
 
     /// The source's health (state, sample clock, drops, server latency); any thread.
     public var captureStatus: CaptureStatus { source.status }
@@ -131,9 +140,11 @@ public final class LiveAnalysis: @unchecked Sendable {
                 }
                 if produced > 0 {
                     hopCount.add(produced, ordering: .relaxed)
-                    newestHop.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+                    let now = DispatchTime.now().uptimeNanoseconds
+                    newestHop.store(now, ordering: .relaxed)
                     sinceMeters += produced
-                    if sinceMeters >= Self.meterEvery {
+                    let read = metersRead.load(ordering: .relaxed)
+                    if sinceMeters >= Self.meterEvery, read > 0, now &- read < Self.metersKeptNanos {
                         sinceMeters = 0
                         analyzer.updateSpectrum()
                         let m = analyzer.meters

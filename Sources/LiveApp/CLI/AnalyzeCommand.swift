@@ -194,53 +194,6 @@ enum AnalyzeCommand: Subcommand {
     }
 }
 
-/// Writes one line per hop to standard output (buffered; flushed in batches).
-final class FeatureLineWriter {
-    let json: Bool
-    /// Print lines (off for `--osc` without `--json`).
-    let printing: Bool
-    /// The OSC feature stream (`--osc`), fed every hop.
-    let bridge: OSCBridge?
-
-    init(json: Bool, print printing: Bool = true, bridge: OSCBridge? = nil) {
-        self.json = json
-        self.printing = printing
-        self.bridge = bridge
-    }
-
-    func write(_ f: AudioFeatures) {
-        bridge?.add(f)
-        if printing { print(json ? Self.jsonLine(f) : Self.textLine(f)) }
-    }
-
-    func flush() { fflush(nil) }
-
-    static func jsonLine(_ f: AudioFeatures) -> String {
-        var sources: [(String, JSONNode)] = []
-        for id in AudioSourceID.allCases {
-            let s = f[id]
-            sources.append((id.rawValue, .object([("level", JSONNode.rounded(Double(s.level), 4)),
-                                                  ("transient", JSONNode.rounded(Double(s.transient), 4)),
-                                                  ("gate", JSONNode.rounded(Double(s.gate), 4))])))
-        }
-        let b = f.beat
-        let beat = JSONNode.object([("tempo", JSONNode.rounded(Double(b.tempo), 2)), ("phase", JSONNode.rounded(Double(b.phase), 3)),
-                                    ("confidence", JSONNode.rounded(Double(b.confidence), 3)), ("beat", .bool(b.beat)), ("bar", .bool(b.bar))])
-        return JSONNode.object([("t", JSONNode.rounded(f.time, 6)), ("sources", .object(sources)), ("onset", .bool(f.onset)),
-                                ("beat", beat)]).text
-    }
-
-    static func textLine(_ f: AudioFeatures) -> String {
-        var line = String(format: "%10.6f", f.time)
-        for id in AudioSourceID.allCases {
-            let s = f[id]
-            line += String(format: "  %@ %.2f/%.2f%@", id.rawValue, s.level, s.transient, s.gate < 0.5 ? "-" : "")
-        }
-        if f.onset { line += "  ONSET" }
-        return line
-    }
-}
-
 /// SIGINT/SIGTERM end a live analysis cleanly.
 enum Interrupt {
     private static let flag = Atomic<Bool>(false)
