@@ -16,7 +16,8 @@ enum AnalyzeCommand: Subcommand {
     Runs the analysis and prints one line per hop (128 samples = 2.67 ms at
     48 kHz). Time is the sample clock; a file gives exactly what live
     analysis of the same samples would, and the same file and options always
-    give the same output.
+    give the same output. From a live source the lines come in batches every
+    20 ms.
 
     Input (one of):
       --file F         an audio file (WAV, FLAC, OGG, ... via libsndfile),
@@ -160,19 +161,22 @@ enum AnalyzeCommand: Subcommand {
     static func runLive(source name: String?, server: String?, settings: AudioTuning, duration: Double?,
                         out: FeatureLineWriter) throws {
         let capture = PulseCapture(source: name, server: server)
-        capture.start()
+        // Started before the capture: the analysis then runs on the capture thread.
+        let live = LiveAnalysis(source: capture, settings: settings)
+        live.start()
         let first = capture.waitForFirstOutcome(timeout: 10)
         guard first.state == .capturing else {
-            capture.stop()
+            live.stop()
             throw RuntimeFailure(first.message ?? "capture did not start within 10 s (\(capture.label))")
         }
-        let live = LiveAnalysis(source: capture, settings: settings)
         Interrupt.install()
-        live.start()
         var state = CaptureState.capturing
         var done = false
+        // Printed lines go out every 20 ms (a wake-up per 5 ms fragment cost
+        // more than the writing); the OSC stream keeps up with every batch.
+        let paced = out.bridge == nil
         while !done && !Interrupt.requested {
-            live.waitForFeatures(timeout: 0.1)
+            if paced { Thread.sleep(forTimeInterval: 0.02) } else { live.waitForFeatures(timeout: 0.1) }
             live.drainFeatures { f in
                 guard !done else { return }
                 out.write(f)
