@@ -28,6 +28,8 @@ TEST_PACKAGES=(pulseaudio pulseaudio-utils xvfb x11-apps x11-utils xdotool sox f
 # Evaluation tooling only (scripts/onset-eval-set, scripts/onset-eval; no test needs them): real
 # sampled drum kits, a General MIDI soundfont and its synthesiser, aubio's detectors as the baseline.
 EVAL_PACKAGES=(python3 python3-numpy sox hydrogen-drumkits hydrogen-drumkits-effects fluid-soundfont-gm fluidsynth aubio-tools)
+# Measurement baselines (scripts/latency-probe): cava, the terminal spectrum visualiser, in an xterm.
+MEASURE_PACKAGES=(cava xterm)
 
 # Starts a private virtual X display: Xvfb on the first free display number
 # from FIRST (default 90) with a WxH screen, logging to LOG. Sets XVFB_PID and

@@ -30,7 +30,7 @@ extension ControlShell {
 
     /// The latency parts in milliseconds and their sum, and the wall-clock
     /// times (Unix seconds) of the presents of frames that carried an onset
-    /// since the last call (for scripts/latency-measure).
+    /// since the last call (for scripts/latency-probe).
     func latencyNode(takingOnsets: Bool = false) -> JSONNode {
         let l = desk.latency, r = JSONNode.rounded
         var presents: [JSONNode] = []
