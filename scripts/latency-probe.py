@@ -238,7 +238,7 @@ def main():
     for t in threads:
         t.start()
     play(a.sink, a.clicks, a.gap, walls, stop)
-    time.sleep(1.0)
+    time.sleep(2.5)  # the app writes its stats once a second
     stop.set()
     tap.stop()
     for t in threads:

@@ -173,37 +173,32 @@ public final class LiveAnalysis: @unchecked Sendable {
                 work.recent.skip(r.dropped)
             }
             var produced = 0
-            var onsets = InlineArray<4, OnsetTiming?>(repeating: nil)
-            var onsetCount = 0
+            var newest: UInt64 = 0
             work.buffer.withUnsafeBufferPointer { all in
                 let chunk = UnsafeBufferPointer(rebasing: all[0..<r.count])
                 work.recent.append(chunk)
+                let batchEnd = work.recent.written
                 analyzer.process(chunk) { f in
-                    queue.push(f)
-                    produced += 1
-                    if f.onset, onsetCount < 4 {
+                    if f.onset {
+                        // Its timing goes out before the hop, so the frame that takes the hop finds it.
                         let end = Int((f.time * rate).rounded())
                         let start = work.recent.start(before: end) ?? end
-                        onsets[onsetCount] = OnsetTiming(hopTime: f.time, decision: Double(end - start) / rate, queuedUptime: 0)
-                        onsetCount += 1
+                        newest = DispatchTime.now().uptimeNanoseconds
+                        let t = OnsetTiming(hopTime: f.time, decision: Double(end - start) / rate,
+                                            batchTail: Double(max(0, batchEnd - end)) / rate, queuedUptime: newest)
+                        onsetTimes.withLock { q in
+                            if q[7] != nil { for i in 0..<7 { q[i] = q[i + 1] }; q[7] = nil }  // newest last
+                            for i in 0..<8 where q[i] == nil { q[i] = t; break }
+                        }
                     }
+                    queue.push(f)
+                    produced += 1
                 }
             }
             guard produced > 0 else { continue }
             hopCount.add(produced, ordering: .relaxed)
-            let now = DispatchTime.now().uptimeNanoseconds
+            let now = newest > 0 ? newest : DispatchTime.now().uptimeNanoseconds
             newestHop.store(now, ordering: .relaxed)
-            if onsetCount > 0 {
-                onsetTimes.withLock { q in
-                    for k in 0..<onsetCount {
-                        guard var t = onsets[k] else { continue }
-                        t.queuedUptime = now
-                        // Newest last: shift out the oldest when full.
-                        if q[7] != nil { for i in 0..<7 { q[i] = q[i + 1] }; q[7] = nil }
-                        for i in 0..<8 where q[i] == nil { q[i] = t; break }
-                    }
-                }
-            }
             work.sinceMeters += produced
             let read = metersRead.load(ordering: .relaxed)
             if work.sinceMeters >= Self.meterEvery, read > 0, now &- read < Self.metersKeptNanos {

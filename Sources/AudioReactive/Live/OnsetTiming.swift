@@ -7,12 +7,16 @@ public struct OnsetTiming: Sendable, Equatable {
     public var hopTime: Double
     /// From the hit's first sample to the end of the decision hop, seconds.
     public var decision: Double
+    /// How long the decision hop's last sample waited for the rest of the
+    /// batch the capture delivered it in (seconds of later samples in it).
+    public var batchTail: Double
     /// When the hop was queued for the render thread (`DispatchTime` uptime ns).
     public var queuedUptime: UInt64
 
-    public init(hopTime: Double, decision: Double, queuedUptime: UInt64) {
+    public init(hopTime: Double, decision: Double, batchTail: Double, queuedUptime: UInt64) {
         self.hopTime = hopTime
         self.decision = decision
+        self.batchTail = batchTail
         self.queuedUptime = queuedUptime
     }
 }

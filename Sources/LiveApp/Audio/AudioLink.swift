@@ -158,25 +158,67 @@ final class AudioLink {
     }
 
     /// The features for this frame: level = last hop, transient = peak since
-    /// the last frame. Also follows capture coming and going.
-    func frameFeatures() -> AudioFeatures {
+    /// the last frame. Also follows capture coming and going. With `final`
+    /// false the frame stays open: `lateFeatures()` takes the hops that
+    /// arrive meanwhile and closes it (the post chain's late latch).
+    func frameFeatures(final: Bool = true) -> AudioFeatures {
         followCapture()
-        let source = demo ?? capture
-        source?.drainFeatures { f in
-            accumulator.add(f)
-            if f.onset { onsetsSeen += 1 }
-        }
-        lastFrameHops = accumulator.pendingHops
-        // Drain the idle capture too, so its queue never backs up.
-        if demo != nil { capture?.drainFeatures { _ in } }
+        drainHops()
         if case .waiting = status {
             // Capture is out: the levels (and so the routes' inputs) are at
             // rest, not held at the last hop heard before the outage.
             accumulator.reset()
             return .silent
         }
-        return status == .off ? .silent : accumulator.takeFrame()
+        if status == .off { return .silent }
+        return final ? accumulator.takeFrame() : accumulator.peekFrame()
     }
+
+    /// The frame's features again with the hops that arrived since
+    /// `frameFeatures(final: false)` (nil when none did); closes the frame.
+    func lateFeatures() -> AudioFeatures? {
+        let before = accumulator.pendingHops
+        drainHops()
+        let fresh = accumulator.pendingHops > before
+        if case .waiting = status { return nil }
+        if status == .off { return nil }
+        let f = accumulator.takeFrame()
+        return fresh ? f : nil
+    }
+
+    /// Drains the driving analysis into the accumulator, noting when each
+    /// onset hop was taken (for the latency readout).
+    private func drainHops() {
+        latchedAt = DispatchTime.now().uptimeNanoseconds
+        let source = demo ?? capture
+        source?.drainFeatures { f in
+            accumulator.add(f)
+            lastTakenTime = f.time
+            if f.onset {
+                onsetsSeen += 1
+                takenOnsets.append((f.time, DispatchTime.now().uptimeNanoseconds))
+            }
+        }
+        lastFrameHops = accumulator.pendingHops
+        // Drain the idle capture too, so its queue never backs up.
+        if demo != nil { capture?.drainFeatures { _ in } }
+    }
+
+    /// Onset hops taken since the last call, with their measured timing:
+    /// (timing, when the frame took the hop).
+    func takeOnsets() -> [(timing: OnsetTiming, taken: UInt64)] {
+        timings += (demo ?? capture)?.takeOnsetTimings() ?? []
+        var out: [(OnsetTiming, UInt64)] = []
+        for (time, taken) in takenOnsets {
+            if let t = timings.last(where: { abs($0.hopTime - time) < 1e-9 }) { out.append((t, taken)) }
+        }
+        takenOnsets.removeAll(keepingCapacity: true)
+        // Timings of hops not taken yet wait for their frame.
+        timings.removeAll { $0.hopTime <= lastTakenTime + 1e-9 }
+        if timings.count > 8 { timings.removeFirst(timings.count - 8) }
+        return out
+    }
+
 
     private func followCapture() {
         guard let c = capture else { return }
@@ -205,9 +247,16 @@ final class AudioLink {
         }
     }
 
-    /// Hops the last `frameFeatures()` drained (a sound waited for the frame
+    /// Hops the frame has taken so far (a sound waited for the frame
     /// anywhere from the newest hop to the oldest of them).
     private(set) var lastFrameHops = 0
+    /// When the frame last took features (uptime ns): its start, or the late latch.
+    private(set) var latchedAt: UInt64 = 0
+    /// Onset hops taken this frame: (sample-clock time, when taken).
+    private var takenOnsets: [(Double, UInt64)] = []
+    /// Onset timings whose hops were not taken yet, and the newest hop taken.
+    private var timings: [OnsetTiming] = []
+    private var lastTakenTime = -Double.infinity
 
     /// Seconds since the newest hop of the driving analysis was queued (nil before any).
     func newestHopAge(at uptime: UInt64) -> Double? {

@@ -25,8 +25,8 @@ final class ControlShell {
     private let files: FileWorker<AppAction>
     private var frameIndex = 0
     private var notices: [AppAction] = []
-    /// Wall-clock presents of frames with an onset, for the next `--stats` line.
-    var onsetPresents: [Double] = []
+    /// Onsets shown since the last stats line: (wall-clock present, measured parts).
+    var shownOnsets: [(Double, MeasuredOnset)] = []
 
     init(files: FileWorker<AppAction>, analysisWindow: Double, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.files = files

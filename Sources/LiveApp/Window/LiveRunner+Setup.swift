@@ -48,7 +48,6 @@ extension LiveRunner {
         }
         if let n = gui.fontNotice { _ = startup.model.handle(.notice(n, .warning)) }
         liveSet.attachGL()  // library thumbnails as GL textures of the editor window
-        framesInFlight = GLFrameFence()
         do {
             statsWriter = try options.stats.map { try LineWriter(path: $0) }
         } catch {
@@ -74,6 +73,8 @@ extension LiveRunner {
             return false
         }
         pipeline.governor.enabled = !options.noGovernor
+        // The CPU engine's picture is presented as soon as it is done: no second frame queued behind the GPU's.
+        framesInFlight = GLFrameFence(limit: pipeline.backend.kind == .cpu ? 1 : 2)
         pipeline.add(liveSet)
         pipeline.add(editorWindow)
         dispatcher = ActionDispatcher(model: startup.model, pipeline: pipeline, seed: startup.seed)

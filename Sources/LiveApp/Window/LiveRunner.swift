@@ -108,8 +108,10 @@ final class LiveRunner {
         // Live controls: OSC actions (decoded on the OSC thread), MIDI through the bindings.
         control.applyInput(model: { self.dispatcher.model }, clockShift: clockShift, apply: dispatcher.apply)
         // Audio → tempo (MIDI clock or beat tracker) → modulation → simulation → render → outputs.
-        let heard = audio.frameFeatures()
-        let drained = DispatchTime.now().uptimeNanoseconds
+        // The post chain's parameters latch again just before the render (FramePipeline.lateFeatures), unless the visual offset delays them anyway.
+        let lateLatch = model.control.visualOffsetMs == 0
+        let heard = audio.frameFeatures(final: !lateLatch)
+        pipeline.lateFeatures = lateLatch ? audio.lateFeatures : nil
         let features: AudioFeatures
         (tempo, features) = control.beginFrame(time: tick.time, features: heard, offsetMs: model.control.visualOffsetMs)
         for a in control.dueActions() { dispatcher.applyNow(a) }
@@ -133,7 +135,7 @@ final class LiveRunner {
         updateSpeech(now: tick.time)
         hostLink?.publish(model: model)
         control.endFrame(model: model, features: heard, time: tick.time)
-        control.measure(audio: audio, drainedAt: drained, presented: DispatchTime.now().uptimeNanoseconds, onset: features.onset)
+        control.measure(audio: audio, latched: audio.latchedAt, presented: DispatchTime.now().uptimeNanoseconds)
         audioShell.latencySummary = control.desk.latency.summary
 
         var timing = FrameStats.FrameTiming()
