@@ -20,8 +20,9 @@ import Engine
 ///   `maxRaiseAfter`): a level that did not hold is not retried every few
 ///   seconds.
 /// - At most one change every `minInterval` s (`fastInterval` when far over
-///   budget); the frames of the first `settle` s after a change (respawns,
-///   new buffers) are not measured.
+///   budget); the frames of the first `warmup` s and of the first `settle` s
+///   after a change (respawns, new buffers) are not measured; a decision
+///   goes below half the agents only from a level measured at half or more.
 ///
 /// Pure: the loop feeds it frame times and applies `adjust` to the
 /// effective parameters and `resolutionFactor` to the render size; tests
@@ -37,14 +38,15 @@ public struct Governor: Sendable, Equatable {
         public var agents: Double
     }
 
-    /// The quality levels, best first: resolution and effects before agents.
+    /// The quality levels, best first: every step of resolution and effects
+    /// before the first cut of agents.
     public static let ladder: [Level] = [
         Level(resolution: 1, effects: 0, agents: 1),
         Level(resolution: 0.85, effects: 0, agents: 1),
         Level(resolution: 0.85, effects: 1, agents: 1),
         Level(resolution: 0.7, effects: 1, agents: 1),
         Level(resolution: 0.7, effects: 2, agents: 1),
-        Level(resolution: 0.7, effects: 2, agents: 0.75),
+        Level(resolution: 0.55, effects: 2, agents: 1),
         Level(resolution: 0.55, effects: 2, agents: 0.75),
         Level(resolution: 0.55, effects: 2, agents: 0.5),
         Level(resolution: 0.55, effects: 2, agents: 0.35),
@@ -73,6 +75,9 @@ public struct Governor: Sendable, Equatable {
     public static let minInterval = 3.0, fastInterval = 1.0
     /// Seconds after a change whose frames are not measured.
     public static let settle = 0.5
+    /// Seconds from the first frame that are not measured (start-up:
+    /// shaders, buffers and maps are made, the field fills).
+    public static let warmup = 2.0
     /// Smoothing time constant of the measurements, seconds.
     public static let smoothing = 0.5
 
@@ -117,6 +122,7 @@ public struct Governor: Sendable, Equatable {
     public private(set) var lastDecision: Decision?
     private var smoothed: Sample?
     private var lastTime: Double?
+    private var firstTime: Double?
     private var overSince: Double?
     private var underSince: Double?
     private var lastChange = -Double.infinity
@@ -159,7 +165,8 @@ public struct Governor: Sendable, Equatable {
     public mutating func update(_ sample: Sample, now: Double) -> Decision? {
         guard enabled, sample.work.isFinite, sample.work > 0 else { return nil }
         defer { lastTime = now }
-        guard now - lastChange >= Self.settle else { return nil }
+        if firstTime == nil { firstTime = now }
+        guard now - lastChange >= Self.settle, now - firstTime! >= Self.warmup else { return nil }
         let dt = lastTime.map { min(max(now - $0, 0), 0.25) } ?? 0
         let a = smoothed == nil ? 1 : min(1, dt / Self.smoothing)
         var s = smoothed ?? sample
@@ -175,6 +182,11 @@ public struct Governor: Sendable, Equatable {
                   now - lastChange >= (far ? Self.fastInterval : Self.minInterval) else { return nil }
             var to = level + 1
             while to < Self.ladder.count - 1, let w = predictedWork(to), w > budgetMs * Self.target { to += 1 }
+            // Below half the agents only from a level measured at half or more.
+            if Self.ladder[to].agents < Self.notifyBelow, current.agents > Self.notifyBelow,
+               let half = Self.ladder.lastIndex(where: { $0.agents >= Self.notifyBelow }), half > level {
+                to = half
+            }
             if now - lastRaise < Self.bounceWindow { holdRaise = min(Self.maxRaiseAfter, holdRaise * 2) }
             return change(to: to, now: now, work: s.work)
         }
