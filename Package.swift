@@ -109,9 +109,17 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["AudioReactive", "LiveCore", "Engine"], path: "Tests/TestSupport"),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Engine"]),
         .testTarget(name: "EngineTests", dependencies: ["Engine", "Storage"]),
-        .testTarget(name: "AudioReactiveTests", dependencies: ["AudioReactive", "Engine", "Storage", "CPulse", "CFFTW", "CSndfile", "TestSupport"]),
+        .testTarget(name: "AudioReactiveTests", dependencies: ["AudioReactive", "Engine", "Storage", "CFFTW", "CSndfile", "TestSupport"]),
         .testTarget(name: "LiveCoreTests", dependencies: ["LiveCore", "Engine", "AudioReactive", "Storage", "TestSupport"]),
-        .testTarget(name: "LiveAppTests", dependencies: ["LiveApp", "LiveCore", "Engine", "AudioReactive", "Storage", "CSDL2", "CPNG", "ImGuiShim", "CRtMidi", "CLiblo", "TestSupport"]),
+        // AppTestSupport: helpers of the UI tests in both test targets (headless
+        // ImGui frames, the keyboard walk); no app types in its API.
+        .target(name: "AppTestSupport", dependencies: ["ImGuiShim"], path: "Tests/AppTestSupport"),
+        // Unit tests: no display, no sound server, no binary launched.
+        .testTarget(name: "LiveAppTests", dependencies: ["LiveApp", "LiveCore", "Engine", "AudioReactive", "Storage", "CSDL2", "CPNG", "ImGuiShim", "CRtMidi", "CLiblo", "TestSupport", "AppTestSupport"]),
+        // Integration tests: the `physarum` binary and the real components
+        // (PulseAudio, Xvfb, JACK, Avahi, speech-dispatcher, ffmpeg), started
+        // by scripts/test; a test whose tool is missing is skipped with its reason.
+        .testTarget(name: "IntegrationTests", dependencies: ["LiveApp", "LiveCore", "Engine", "AudioReactive", "Storage", "CSDL2", "CPNG", "ImGuiShim", "CRtMidi", "CLiblo", "CPulse", "CFFTW", "CSndfile", "TestSupport", "AppTestSupport"]),
         .testTarget(name: "GLEngineTests", dependencies: ["GLEngine", "Engine", "Storage", "CSDL2"]),
     ],
     swiftLanguageModes: [.v6]

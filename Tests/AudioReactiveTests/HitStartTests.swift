@@ -45,21 +45,3 @@ import Testing
         #expect(skipped.written == 12100)
     }
 }
-
-/// The frame rule read before a frame's last hops are in.
-@Suite struct FramePeekTests {
-    @Test func peekingKeepsTheFrameOpenAndTheLaterTakeHasEveryHop() {
-        var acc = FrameFeatureAccumulator()
-        var hit = AudioFeatures(time: 0.01)
-        hit.sources[AudioSourceID.full.index].transient = 0.9
-        hit.onset = true
-        acc.add(hit)
-        let early = acc.peekFrame()
-        #expect(early.onset && early[.full].transient == 0.9)
-        #expect(acc.pendingHops == 1, "peeking does not start the next frame")
-        acc.add(AudioFeatures(time: 0.013))
-        let frame = acc.takeFrame()
-        #expect(frame.onset && frame[.full].transient == 0.9 && frame.time == 0.013, "the hit heard before the peek stays in the frame")
-        #expect(acc.pendingHops == 0)
-    }
-}

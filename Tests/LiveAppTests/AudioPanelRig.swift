@@ -1,3 +1,4 @@
+import AppTestSupport
 import AudioReactive
 import Engine
 import Foundation

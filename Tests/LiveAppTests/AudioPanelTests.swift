@@ -1,8 +1,10 @@
+import AppTestSupport
 import AudioReactive
 import Engine
 import Foundation
 import ImGuiShim
 import Testing
+import TestSupport
 @testable import LiveCore
 @testable import LiveApp
 

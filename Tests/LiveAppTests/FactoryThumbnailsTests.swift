@@ -1,6 +1,7 @@
 import Engine
 import Foundation
 import Testing
+import TestSupport
 @testable import LiveApp
 
 /// Factory preset thumbnails: rendered once, cached, redone when the preset changes.

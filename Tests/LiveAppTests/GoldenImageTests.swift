@@ -1,6 +1,7 @@
 import Engine
 import Foundation
 import Testing
+import TestSupport
 @testable import LiveApp
 
 /// Two presets rendered at 320×180 after 200 steps through `physarum render`'s

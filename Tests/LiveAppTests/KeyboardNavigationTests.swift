@@ -1,7 +1,9 @@
+import AppTestSupport
 import Engine
 import Foundation
 import ImGuiShim
 import Testing
+import TestSupport
 @testable import LiveCore
 @testable import LiveApp
 

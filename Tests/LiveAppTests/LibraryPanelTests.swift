@@ -1,3 +1,4 @@
+import AppTestSupport
 import Engine
 import Foundation
 import ImGuiShim

@@ -1,3 +1,4 @@
+import AppTestSupport
 import Engine
 import ImGuiShim
 import Testing
@@ -31,6 +32,10 @@ final class EditorRig {
 }
 
 @Suite(.serialized) struct ParamEditorTests {
+    @Test func theHeadlessUIUsesTheAppsFont() {
+        #expect(HeadlessImGui.fontPath == UIFonts.defaultPath)
+    }
+
     static let sim = ParamKey.simSpeed
     static var span: Double { sim.spec.span }
 

@@ -1,3 +1,4 @@
+import AppTestSupport
 import CSDL2
 import Engine
 import Foundation

@@ -68,3 +68,10 @@ extension AppModel {
         effects.compactMap { if case .library(let e) = $0 { e } else { nil } }
     }
 }
+
+/// A fresh private directory for one test.
+public func makeTempDir(_ name: String = "physarum-test") -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}

@@ -17,13 +17,13 @@ public final class Analyzer {
     /// Samples consumed so far (the sample clock; gaps included).
     public private(set) var sampleCount: Int64 = 0
     /// Meters of the last hop (spectrum refreshed by `updateSpectrum()`).
-    public private(set) var meters = AnalysisMeters()
+    public internal(set) var meters = AnalysisMeters()
 
     private var map: BandMap
     private let plans: [FFTPlan]
     private let windows: [UnsafeMutablePointer<Float>]
-    private let powers: [UnsafeMutablePointer<Float>]
-    private let powerScale: [Float]
+    let powers: [UnsafeMutablePointer<Float>]
+    let powerScale: [Float]
     private let historyLength: Int
     private let history: UnsafeMutablePointer<Float>
     private var writePos = 0
@@ -43,12 +43,16 @@ public final class Analyzer {
     private var reference: [Float] = []
     private var derived: Derived
     private var beats: BeatTracker
+    private var downbeats: DownbeatTracker
     private var fullDbBack: (Float, Float) = (-200, -200)
     private var lowTrigger: Float = 0
     private var lowHopsLeft = 0
     private var support: [Float] = Array(repeating: 0, count: AudioSourceID.count)
     private var fusion: OnsetFusion
     private var start = StreamStart()
+    /// The learned onset detector (nil: the DSP detector alone) and its threshold at the current sensitivity.
+    private var network: OnsetNetwork?
+    private var networkThreshold: Float = 1
 
     /// Flux compares each group with its loudest value (max-filtered across
     /// the neighbouring groups) in the frames `fluxLag` … `fluxLag +
@@ -97,7 +101,11 @@ public final class Analyzer {
 
     /// Plans the FFTs (serialised, `FFTW_ESTIMATE`) and sets up every state.
     /// Invalid settings fall back to the defaults field by field (see `apply`).
-    public init(layout: AnalysisLayout = .standard(), settings: AudioTuning = AudioTuning()) {
+    /// `network`: onset network weights whose onsets join the DSP detector's
+    /// (`OnsetNetwork`). Off (nil) by default: on the tuning set every fusion
+    /// tried lowered F (docs/audio-analysis.md, "The learned onset detector").
+    public init(layout: AnalysisLayout = .standard(), settings: AudioTuning = AudioTuning(),
+                network: OnsetNetworkWeights? = nil) {
         self.layout = layout
         let s = settings.sanitized(keeping: AudioTuning())
         self.settings = s
@@ -137,7 +145,10 @@ public final class Analyzer {
         flux = Array(repeating: 0, count: n)
         derived = Derived(s, layout.hopSeconds)
         beats = BeatTracker(hopSeconds: layout.hopSeconds)
+        downbeats = DownbeatTracker(layout: layout)
         fusion = OnsetFusion(hopSeconds: layout.hopSeconds, thresholdHops: windowHops)
+        self.network = network.map { OnsetNetwork(weights: $0, layout: layout) }
+        networkThreshold = network.map { OnsetNetwork.threshold(trained: $0.threshold, sensitivity: s.onsetSensitivity) } ?? 1
     }
 
     deinit {
@@ -159,6 +170,7 @@ public final class Analyzer {
         }
         settings = s
         derived = Derived(s, layout.hopSeconds)
+        if let n = network { networkThreshold = OnsetNetwork.threshold(trained: n.weights.threshold, sensitivity: s.onsetSensitivity) }
     }
 
     /// Feeds samples; calls `emit` once per completed hop.
@@ -183,6 +195,7 @@ public final class Analyzer {
     /// A beat-tracker command (tap, ×2, ÷2, lock, bar reset), from the next hop on.
     public func beat(_ command: BeatCommand) {
         beats.apply(command)
+        if command == .resetBar { downbeats.resetBar() }
     }
 
     /// Advances the sample clock over `count` samples that were lost (dropped
@@ -194,6 +207,7 @@ public final class Analyzer {
         let quiet = Float(Double(historyLength) / layout.sampleRate)
         for s in 0..<onsets.count { onsets[s].suppress(seconds: quiet) }
         fusion.suppress(seconds: quiet)
+        network?.suppress(hops: historyLength / layout.hop)
     }
 
     private func runHop() -> AudioFeatures {
@@ -228,6 +242,7 @@ public final class Analyzer {
             }
         }
         computeFlux()
+        let networkFired = network?.step(power: powers[0], scale: powerScale[0], threshold: networkThreshold) ?? false
         broadPower += upperPower
         fusion.beginHop(bandDb: bandDb, upperPower: upperPower, broadPower: broadPower,
                         upperFlatness: upperFlatness / Float(AudioSourceID.brilliance.index - AudioSourceID.lowMid.index),
@@ -260,6 +275,7 @@ public final class Analyzer {
                                                   gateOpen: state != .closed, dt: dt, tuning: d.onset) {
                 bandTrigger = max(bandTrigger ?? 0, t)
             }
+            if isFull && networkFired, let n = network { bandTrigger = max(bandTrigger ?? 0, Self.triggerWeight * n.probability) }
             if isFull && lowHopsLeft > 0 {
                 if sinceFull < Self.forwardMasking {
                     lowHopsLeft = 0  // the ring of the hit just heard (see `forwardMasking`)
@@ -313,7 +329,11 @@ public final class Analyzer {
         // level over two hops (so loud hits count more than soft ones in its phase).
         let rise = max(0, bandDb[full] - fullDbBack.1)
         fullDbBack = (bandDb[full], fullDbBack.0)
-        features.beat = beats.process(flux: flux[full] + Self.beatLevelWeight * rise, music: gates[full].state != .closed)
+        downbeats.observe(lowFlux: flux[AudioSourceID.sub.index] + flux[AudioSourceID.bass.index],
+                          midFlux: flux[AudioSourceID.mid.index], onset: fullFired, longPower: powers[plans.count - 1])
+        // Bars count from the music (`DownbeatTracker`), not from the tracker's first beat.
+        features.beat = downbeats.label(beats.process(flux: flux[full] + Self.beatLevelWeight * rise,
+                                                      music: gates[full].state != .closed))
         meters.beat = features.beat
         meters.tempoLocked = beats.locked
         meters.time = features.time
@@ -362,29 +382,6 @@ public final class Analyzer {
                 acc += max(0, now[g] - m)
             }
             flux[s] = r.hi > r.lo ? acc / Float(r.hi - r.lo) : 0
-        }
-    }
-
-    /// Refreshes `meters.spectrum` from the current spectra (each point from
-    /// the window its band uses for levels).
-    public func updateSpectrum() {
-        let rate = layout.sampleRate
-        let edges = settings.bandEdges
-        for i in 0..<SpectrumSnapshot.count {
-            let f = SpectrumSnapshot.frequency(i)
-            var source = 7
-            for b in 0..<7 where f >= edges[b] && f < edges[b + 1] { source = b }
-            if f < edges[0] { source = 0 }
-            let w = layout.levelWindow[source]
-            let n = layout.windows[w]
-            let binHz = rate / Double(n)
-            let halfStep = pow(1000, 0.5 / Double(SpectrumSnapshot.count - 1))
-            var lo = Int((f / halfStep / binHz).rounded(.up)), hi = Int((f * halfStep / binHz).rounded(.up))
-            lo = max(0, min(lo, n / 2)); hi = max(lo + 1, min(hi, n / 2 + 1))
-            if f * halfStep / binHz > Double(n / 2) + 0.5 { meters.spectrum.dbfs[i] = -200; continue }
-            var sum: Float = 0
-            for k in lo..<hi { sum += powers[w][k] }
-            meters.spectrum.dbfs[i] = max(-200, 10 * log10(sum * powerScale[w] + 1e-20))
         }
     }
 }

@@ -54,13 +54,6 @@ public struct FrameFeatureAccumulator: Sendable {
         return f
     }
 
-    /// What `takeFrame()` would return now, without starting the next frame
-    /// (a latch that reads the frame's features before all its hops are in).
-    public func peekFrame() -> AudioFeatures {
-        var copy = self
-        return copy.takeFrame()
-    }
-
     /// Forgets everything (e.g. when the audio source changes).
     public mutating func reset() { self = FrameFeatureAccumulator() }
 }

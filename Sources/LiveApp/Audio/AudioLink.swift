@@ -42,7 +42,8 @@ final class AudioLink {
     private(set) var status: Status = .off
     /// Hops with a `full` onset seen since start.
     private(set) var onsetsSeen = 0
-    private var accumulator = FrameFeatureAccumulator()
+    /// The frame rule at the frame's start and at the post chain's late latch.
+    private var latch = FrameLatch()
     private var capture: LiveAnalysis?
     /// The demo groove or `--play`'s file, played in real time.
     private var demo: LiveAnalysis?
@@ -131,7 +132,7 @@ final class AudioLink {
         let analysis = LiveAnalysis(source: PulseCapture(source: name), settings: settings)
         analysis.start()
         capture = analysis
-        accumulator.reset()
+        latch.reset()
         switching = true
         if status != .demo && !status.isFile { status = .waiting("connecting to \(name ?? "the default source")") }
     }
@@ -157,49 +158,46 @@ final class AudioLink {
         }
     }
 
-    /// The features for this frame: level = last hop, transient = peak since
-    /// the last frame. Also follows capture coming and going. With `final`
-    /// false the frame stays open: `lateFeatures()` takes the hops that
-    /// arrive meanwhile and closes it (the post chain's late latch).
-    func frameFeatures(final: Bool = true) -> AudioFeatures {
+    /// The features for this frame's start: level = last hop, transient =
+    /// peak since the last frame. Also follows capture coming and going.
+    /// With `lateLatch` the picture takes its own features at
+    /// `lateFeatures()`, just before the post chain.
+    func frameFeatures(lateLatch: Bool = false) -> AudioFeatures {
         followCapture()
         drainHops()
         if case .waiting = status {
             // Capture is out: the levels (and so the routes' inputs) are at
             // rest, not held at the last hop heard before the outage.
-            accumulator.reset()
+            latch.reset()
             return .silent
         }
         if status == .off { return .silent }
-        return final ? accumulator.takeFrame() : accumulator.peekFrame()
+        return latch.takeStart(lateLatch: lateLatch)
     }
 
-    /// The frame's features again with the hops that arrived since
-    /// `frameFeatures(final: false)` (nil when none did); closes the frame.
+    /// The picture's features at the post chain's late latch: every hop
+    /// since the last picture, those that arrived while the simulation
+    /// stepped included (nil when this frame has no late latch).
     func lateFeatures() -> AudioFeatures? {
-        let before = accumulator.pendingHops
+        guard latch.awaitsLateLatch else { return nil }
         drainHops()
-        let fresh = accumulator.pendingHops > before
-        if case .waiting = status { return nil }
-        if status == .off { return nil }
-        let f = accumulator.takeFrame()
-        return fresh ? f : nil
+        return latch.takeLate()
     }
 
-    /// Drains the driving analysis into the accumulator, noting when each
+    /// Drains the driving analysis into the frame latch, noting when each
     /// onset hop was taken (for the latency readout).
     private func drainHops() {
         latchedAt = DispatchTime.now().uptimeNanoseconds
         let source = demo ?? capture
         source?.drainFeatures { f in
-            accumulator.add(f)
+            latch.add(f)
             lastTakenTime = f.time
             if f.onset {
                 onsetsSeen += 1
                 takenOnsets.append((f.time, DispatchTime.now().uptimeNanoseconds))
             }
         }
-        lastFrameHops = accumulator.pendingHops
+        lastFrameHops = latch.pictureHops
         // Drain the idle capture too, so its queue never backs up.
         if demo != nil { capture?.drainFeatures { _ in } }
     }
@@ -219,7 +217,6 @@ final class AudioLink {
         return out
     }
 
-
     private func followCapture() {
         guard let c = capture else { return }
         let st = c.captureStatus
@@ -228,7 +225,7 @@ final class AudioLink {
             let stopped = status.isFile ? status.label : "the demo groove"
             demo?.stop()
             demo = nil
-            accumulator.reset()
+            latch.reset()
             everCaptured = true
             switching = false
             status = .live(sourceName ?? "default source")

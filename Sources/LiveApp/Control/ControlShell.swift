@@ -4,16 +4,10 @@ import LiveCore
 
 /// The live controls around the frame: OSC in and out, MIDI in and out,
 /// the bindings file, and the `ControlDesk` (bindings, tempo, quantised
-/// actions, visual offset, latency). The frame calls, in order:
-///
-///     shell.applyInput(model:clockShift:apply:)   // OSC (decoded on its thread), MIDI through the bindings
-///     shell.beginFrame(time:features:)           // tempo for this frame; the visual offset
-///     applyNow(shell.dueActions())               // mutate/randomize whose beat has come
-///     … the pipeline …
-///     shell.endFrame(model:features:tick:)       // MIDI feedback and the OSC feature stream (queued)
-///
-/// and hands `.control` effects to `perform`. Main thread only; the I/O
-/// threads are MidiIO's, OSCInput's and OSCFeatureSender's.
+/// actions, visual offset, latency). A session source and feedback
+/// (ControlShell+Session.swift); `.control` effects go to `perform`.
+/// Main thread only; the I/O threads are MidiIO's, OSCInput's and
+/// OSCFeatureSender's.
 final class ControlShell {
     let desk: ControlDesk
     private(set) var osc: OSCInput?
@@ -27,9 +21,17 @@ final class ControlShell {
     private var notices: [AppAction] = []
     /// Onsets shown since the last stats line: (wall-clock present, measured parts).
     var shownOnsets: [(Double, MeasuredOnset)] = []
+    /// The analysis whose hops the latency readout measures (nil: no audio).
+    let audio: AudioLink?
+    /// Seconds to subtract from MIDI arrival times: the frame clock started this long after the MIDI thread's origin.
+    var clockShift = 0.0
+    /// The last frame's tempo (MIDI clock or the beat tracker).
+    var tempo = TempoReading()
 
-    init(files: FileWorker<AppAction>, analysisWindow: Double, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    init(files: FileWorker<AppAction>, analysisWindow: Double, audio: AudioLink?,
+         environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.files = files
+        self.audio = audio
         desk = ControlDesk(analysisWindow: analysisWindow)
         bindingsURL = MidiBindingsFile.defaultURL(environment: environment)
     }

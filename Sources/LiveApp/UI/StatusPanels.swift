@@ -10,7 +10,7 @@ enum StatusPanels {
         ig_set_next_window_bg_alpha(0.7)
         if "##overlay".withCString({ ig_begin($0, nil, UI.WindowFlags.overlay | UI.WindowFlags.noInputs) }) {
             let m = stats.meanSplit
-            UI.text(String(format: "%.1f fps   frame p50 %.2f ms  p99 %.2f ms", stats.fps, stats.percentile(50), stats.percentile(99)))
+            UI.text(String(format: "%.1f fps shown   work p50 %.2f ms  p99 %.2f ms", stats.fps, stats.percentile(50), stats.percentile(99)))
             UI.text(String(format: "sim %.2f  render %.2f  present %.2f  ui %.2f ms", m.sim, m.render, m.present, m.ui))
             for l in extra { UI.text(l) }
         }

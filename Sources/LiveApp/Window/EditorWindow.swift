@@ -19,10 +19,12 @@ final class EditorWindow: FrameOutput {
     var screenshot: (path: String, at: Double)?
     /// Called once the screenshot was attempted (nil = saved, else the error).
     var screenshotTaken: (String?) -> Void = { _ in }
-    /// The panels' actions of the last frame (to apply after it).
-    private(set) var panelActions: [AppAction] = []
+    /// The panels' actions of the last frame (taken at the next tick's drain).
+    private var panelActions: [AppAction] = []
     /// Milliseconds of the last frame's parts: upload + present, UI, swap (vsync wait).
     private(set) var timing = (present: 0.0, ui: 0.0, swap: 0.0)
+    /// When the last frame's swap returned (the frame was handed to the display).
+    private(set) var lastPresent: ContinuousClock.Instant?
     private let clock = ContinuousClock()
 
     init(window: SDLWindow, presenter: GLPresenter, gui: ImGuiLayer) {
@@ -82,7 +84,14 @@ final class EditorWindow: FrameOutput {
             window.makeCurrent()
         }
         let t4 = clock.now
+        lastPresent = t4
         timing = (((t1 - t0) + (t4 - t2)).milliseconds, (t2 - t1).milliseconds, (t4 - t3).milliseconds)
+    }
+
+    /// The panels' actions of the last frame, once.
+    func takePanelActions() -> [AppAction] {
+        defer { panelActions.removeAll() }
+        return panelActions
     }
 
     /// Opens the projector window on `display` (0-based), or closes it (nil).

@@ -1,173 +1,117 @@
 import AudioReactive
 import Engine
 import Foundation
-import GLEngine
 import LiveCore
 
-/// The live window: the frame pipeline driven by the display's clock, with
-/// every input (keys, panels, the remote, files, timers) applied through one
-/// `ActionDispatcher`, the editor window as the pipeline's last output, and
-/// the audio, live-set and remote shells around it. Runs synchronously on
-/// the process's main thread (no `await`).
+/// The live window: opens it (`WindowSetup`), builds the one `LiveSession`
+/// and registers the window's inputs and outputs on it, then runs it on the
+/// display's clock until quit. Every input is a session source and every
+/// output a feedback or a pipeline output; nothing here is wired per frame.
+/// Runs synchronously on the process's main thread (no `await`).
 final class LiveRunner {
     let options: LiveOptions
-    var startup: LiveStartup
-    /// Set once the window is open (`run`).
-    var dispatcher: ActionDispatcher!
-    var pipeline: FramePipeline!
-    var editorWindow: EditorWindow!
-    var audioShell: AudioShell!
-    var audio: AudioLink!
-    var panels = LivePanelsFrame()
-    var shortcuts = ShortcutRouter()
-    /// The frame clock's time of the current frame (seconds).
-    var clockSeconds = 0.0
-    var stats = FrameStats()
-    var running = true
-    var exitCode: Int32 = 0
-    /// Remote control: this window is a host (`--listen`) or a remote editor (`physarum remote`).
-    var hostLink: HostLink?
-    var remoteHost: RemoteHost?
-    /// Announces the host on the local network (DNS-SD) when it listens beyond loopback.
-    var announcer: HostAnnouncer?
-    var remoteEditor: RemoteEditorLink?
-    var statsWriter: LineWriter?
-    /// Spoken feedback while `model.live.speechOn` (LiveRunner+Speech.swift).
-    var speech: SpeechShell?
-    /// `--frame-times`: one line per frame.
-    var frameTimesWriter: LineWriter?
-    /// Start of the previous frame on the frame clock (seconds; nil before the first).
-    var previousFrameTime: Double?
-    /// At most two frames queued on the GPU (set once GL is up).
-    var framesInFlight: GLFrameFence?
-    /// MIDI, OSC, tempo sync, visual offset, latency (LiveApp/Control).
-    var control: ControlShell!
-    /// The instant the MIDI thread's times count from, and how far the frame clock started after it.
-    let controlOrigin = ContinuousClock.now
-    private var clockShift = 0.0
-    /// This frame's tempo (MIDI clock or the beat tracker).
-    var tempo = TempoReading()
-    private var lastStatsSecond = 0
-    private var lastStateSlot = -1
+    private var running = true
+    private var exitCode: Int32 = 0
 
-    var liveSet: LiveSet { startup.liveSet }
-    var model: AppModel { dispatcher.model }
-
-    init(options: LiveOptions) {
-        self.options = options
-        startup = LiveStartup(options: options)
-        panels.editor.seed = startup.seed
-    }
+    init(options: LiveOptions) { self.options = options }
 
     /// Opens the window and runs until quit. Returns the exit code.
     func run() -> Int32 {
-        guard open() else { return 1 }
-        defer { stopRemote() }
+        var startup = LiveStartup(options: options)
+        guard let setup = WindowSetup.open(options: options, startup: &startup) else { return 1 }
+        let editorWindow = setup.editorWindow, pipeline = setup.pipeline, liveSet = startup.liveSet
+        liveSet.attachGL()  // library thumbnails as GL textures of the editor window
+        pipeline.add(liveSet)
+        pipeline.add(editorWindow)
+        let session = LiveSession(model: startup.model, pipeline: pipeline, seed: startup.seed)
+        session.dispatcher.log = { printError("physarum: \($0)") }
+
+        let link = AudioLink(options: options, source: startup.model.audio.source, settings: startup.model.audio.config.tuning)
+        let audio = AudioShell(io: AudioIO(store: startup.configStore, files: liveSet.worker), pipeline: pipeline)
+        audio.attach(link, model: session.model)
+        let layout = AnalysisLayout.standard()
+        let control = ControlShell(files: liveSet.worker,
+                                   analysisWindow: (Double(layout.windows.min() ?? 1024) / 2 + Double(layout.hop)) / layout.sampleRate,
+                                   audio: link)
+        let controlOrigin = ContinuousClock.now
+        session.dispatcher.keepForLater = { [unowned control, unowned session] a in control.desk.hold(a, sync: session.model.control.sync) }
+        let remote: RemoteSide
+        do {
+            remote = try RemoteSide.start(options: options, model: session.model, maxAgents: options.maxAgents ?? HostLink.defaultMaxAgents)
+        } catch {
+            printError("physarum: \(error)")
+            return 1
+        }
+        defer { remote.stop() }
+        let panels = WindowPanels(seed: startup.seed)
+        let speech = WindowSpeech(panels: panels)
+        let report = WindowReport(options: options, editorWindow: editorWindow, session: session, audio: audio, control: control,
+                                  liveSet: liveSet, remote: remote, panels: panels, speech: speech,
+                                  statsWriter: setup.statsWriter, frameTimesWriter: setup.frameTimesWriter)
+        let restored = startup.session
+        let autosave = startup.autosaver.map { WindowAutosave(saver: $0) { [window = editorWindow.window] in restored.updated(window: window, model: $0) } }
+
+        // Sources, drained in this order each tick: the window (panels, keys),
+        // the remote editor, audio, live controls (tempo needs the audio),
+        // the live set (auto-cycle needs the tempo), the host, the governor's
+        // notice, speech, autosave.
+        session.add(source: WindowInput(editorWindow: editorWindow, pipeline: pipeline))
+        remote.registerEarly(on: session)
+        session.add(source: audio)
+        // The picture's features latch again just before the post chain.
+        pipeline.lateFeatures = { [unowned audio] in audio.link?.lateFeatures() }
+        session.add(source: control)
+        session.add(source: liveSet)
+        remote.registerLate(on: session, fadingThrough: liveSet.autoCycle)
+        session.add(source: report)  // the governor's notice
+        session.add(source: speech)
+        if let autosave { session.add(source: autosave) }
+        // Feedbacks after each frame (the host's state was registered above).
+        session.add(feedback: control)
+        session.add(feedback: speech)
+        session.add(feedback: report)
+        if let autosave { session.add(feedback: autosave) }
+
+        let effects = WindowEffects(editorWindow: editorWindow, liveSet: liveSet, audio: audio, control: control, speech: speech,
+                                    quit: { [unowned self] in running = false })
+        session.dispatcher.perform = { [unowned session] in effects.perform($0, model: session.model) }
+        editorWindow.drawPanels = { [unowned session, unowned report, unowned panels] in
+            panels.frame.draw(model: session.model, status: report.panelStatus(), audio: audio, liveSet: liveSet)
+        }
+        if let path = options.screenshot {
+            editorWindow.screenshot = (path, options.screenshotAt)
+            editorWindow.screenshotTaken = { [unowned self] error in
+                if let error {
+                    printError("physarum: --screenshot: \(error)")
+                    exitCode = 1
+                }
+                running = false
+            }
+        }
+
+        // Every notice of the start (all of them, however many) on stderr once.
+        for n in session.model.notices.history { printError("physarum: \(n.text)") }
+        session.apply(control.start(noMIDI: options.noMIDI, origin: controlOrigin))
+        if let f = session.model.audio.file { session.apply(audio.perform(.watch(f), model: session.model)) }
+        session.apply(startup.startActions(options: options))
+
         var clock = DisplayClock(quitAfter: options.quitAfter) { [unowned self] in !running }
         clock.timerFPS = options.maxFPS ?? 60
-        clockShift = (clock.origin - controlOrigin) / .seconds(1)
+        control.clockShift = (clock.origin - controlOrigin) / .seconds(1)
         while let tick = clock.next() {
-            frame(tick)
+            // Waiting for the GPU inside the frame's time keeps the governor
+            // seeing GPU-bound frames and the picture close to the audio.
+            report.gpuWait = setup.fence.waitForRoom()
+            session.tick(tick)
+            setup.fence.frameSubmitted()
             clock.timerPacing = editorWindow.window.vsync == .timer
         }
-        audioShell.shutdown()
+
+        audio.shutdown()
         control.shutdown()
         liveSet.shutdown()
-        startup.autosaver?.saveNow(currentSession())
-        statsWriter?.flush()
-        frameTimesWriter?.flush()
-        if let path = options.stateFile { writeState(path, sync: true) }
+        autosave?.saver.saveNow(restored.updated(window: editorWindow.window, model: session.model))
+        report.finish()
         return exitCode
-    }
-
-    /// One frame: inputs → actions, then the pipeline (the editor window
-    /// presents it as its last output), then timing, status files and autosave.
-    private func frame(_ tick: FrameTick) {
-        let t0 = ContinuousClock.now
-        // Waiting for the GPU here, inside the frame's time, keeps the
-        // governor seeing GPU-bound frames and the picture close to the audio.
-        let gpuWait = framesInFlight?.waitForRoom() ?? 0
-        let tw = ContinuousClock.now
-        let window = editorWindow.window
-        let input = SDLEvents.poll(forward: ImGuiLayer.process)
-        if input.quit || input.closedWindows.contains(window.windowID) { running = false }
-        if let p = editorWindow.projector, input.closedWindows.contains(p.window.windowID) { dispatcher.apply(.outputWindow(nil)) }
-        clockSeconds = tick.time
-        dispatcher.apply(.expireNotices(now: tick.time))
-        dispatcher.apply(shortcuts.actions(for: input.keys, now: tick.time))
-        // Remote control: drain the network's queue (no socket work here).
-        hostLink?.pump(model: { self.dispatcher.model }, apply: dispatcher.apply)
-        if let p = announcer?.takeProblem() {
-            dispatcher.apply(.notice("Remote control: not announced on the local network: \(p); a remote must type the address", .warning))
-        }
-        if let r = remoteEditor {
-            let (reseed, messages) = r.update(model: &dispatcher.model)
-            if reseed { dispatcher.reseed() }
-            for m in messages { printError("physarum: \(m)") }
-        }
-        // Live controls: OSC actions (decoded on the OSC thread), MIDI through the bindings.
-        control.applyInput(model: { self.dispatcher.model }, clockShift: clockShift, apply: dispatcher.apply)
-        // Audio → tempo (MIDI clock or beat tracker) → modulation → simulation → render → outputs.
-        // The post chain's parameters latch again just before the render (FramePipeline.lateFeatures), unless the visual offset delays them anyway.
-        let lateLatch = model.control.visualOffsetMs == 0
-        let heard = audio.frameFeatures(final: !lateLatch)
-        pipeline.lateFeatures = lateLatch ? audio.lateFeatures : nil
-        let features: AudioFeatures
-        (tempo, features) = control.beginFrame(time: tick.time, features: heard, offsetMs: model.control.visualOffsetMs)
-        for a in control.dueActions() { dispatcher.applyNow(a) }
-        // Auto-cycle and blackout: a preset switch happens at the black point of a fade (on the downbeat when synced).
-        dispatcher.apply(liveSet.tick(dt: tick.dt, model: model, tempo: tempo))
-        hostLink?.completePush(fadePending: liveSet.cycle.requested != nil, model: { self.dispatcher.model }, apply: dispatcher.apply)
-        for n in audio.takeNotices() { dispatcher.apply(.notice(n, .warning)) }
-        dispatcher.apply(audioShell.drainActions())
-        pipeline.modulator.advanceFade(toward: audio.isDriving ? 1 : 0, elapsed: tick.dt, duration: 1)
-        let size = Self.renderSize(drawable: window.drawableSize, scale: pipeline.governor.resolutionFactor)
-        let frameInput = FramePipeline.Input(base: model.base, features: features, brightness: liveSet.brightness, outputSize: size)
-        let effective = pipeline.simulate(frameInput)
-        let t1 = ContinuousClock.now
-        pipeline.render(frameInput, params: effective)
-        let t2 = ContinuousClock.now
-        editorWindow.drawPanels = { [unowned self] in panels.draw(model: model, status: panelStatus(), audio: audioShell, liveSet: liveSet) }
-        let delivered = pipeline.deliver(tick: tick)
-        framesInFlight?.frameSubmitted()
-        let t3 = ContinuousClock.now
-        dispatcher.apply(editorWindow.panelActions)
-        updateSpeech(now: tick.time)
-        hostLink?.publish(model: model)
-        control.endFrame(model: model, features: heard, time: tick.time)
-        control.measure(audio: audio, latched: audio.latchedAt, presented: DispatchTime.now().uptimeNanoseconds)
-        audioShell.latencySummary = control.desk.latency.summary
-
-        var timing = FrameStats.FrameTiming()
-        timing.sim = (t1 - tw).milliseconds
-        timing.render = (t2 - t1).milliseconds
-        timing.present = editorWindow.timing.present
-        timing.ui = editorWindow.timing.ui
-        timing.total = (t3 - t0).milliseconds
-        stats.add(timing)
-        frameTimesWriter?.append(frameTimesLine(tick, timing, steps: delivered.steps, gpuWait: gpuWait))
-        let governed = Governor.Sample(work: timing.total - editorWindow.timing.swap, sim: timing.sim, render: timing.render)
-        if let n = pipeline.governor.update(governed, now: tick.time)?.notice { dispatcher.apply(.notice(n, .warning)) }
-
-        let second = Int(tick.time)
-        if second > lastStatsSecond {
-            lastStatsSecond = second
-            statsWriter?.append(statsLine(elapsed: tick.time, frames: pipeline.frameCount, features: features))
-        }
-        if let path = options.stateFile, Int(tick.time / options.stateInterval) != lastStateSlot {
-            lastStateSlot = Int(tick.time / options.stateInterval)
-            writeState(path)
-        }
-        dispatcher.apply(liveSet.drainActions())
-        if let err = startup.autosaver?.takeError() { dispatcher.apply(.notice(err, .error)) }
-        startup.autosaver?.offer(currentSession(), now: tick.time)
-    }
-
-    /// Render size for a drawable: at most 1920×1080 pixels' worth, same aspect.
-    static func renderSize(drawable: (width: Int, height: Int), scale: Double = 1) -> (width: Int, height: Int) {
-        let w = max(16, drawable.width), h = max(16, drawable.height)
-        let limit = 1920.0 * 1080.0
-        let s = min(1, (limit / Double(w * h)).squareRoot()) * scale
-        return (max(16, Int(Double(w) * s)), max(16, Int(Double(h) * s)))
     }
 }

@@ -4,27 +4,22 @@ import LiveCore
 
 /// The live-set tools around the picture: the preset library and its I/O
 /// worker, auto-cycle and blackout, screenshots, thumbnails and recording,
-/// and their panels. The loop calls, each frame:
-///
-///     for a in liveSet.tick(dt:, model:) { apply(a) }        // before the frame
-///     (the pipeline shows it each frame, as an output)       // the frame, faded
-///     liveSet.drawUI(model:) { uiActions.append($0) }        // inside the ImGui frame
-///     for a in liveSet.drainActions() { apply(a) }           // worker replies, recorder notices
-///
-/// and hands every `.library` / `.capture` effect to `perform(_:)`.
-/// At quit: `shutdown()`. Main thread only.
-final class LiveSet: FrameOutput {
+/// and their panels. In a session it is a source (the auto-cycle's switch
+/// and brightness, then worker replies and recorder notices) and a pipeline
+/// output (the faded frame: thumbnails, screenshots, recording); the panels
+/// draw it with `drawUI`. Every `.library` / `.capture` effect goes to
+/// `perform(_:)`. At quit: `shutdown()`. Main thread only.
+final class LiveSet: FrameOutput, ActionSource {
     let worker: FileWorker<AppAction>
     let libraryIO: LibraryIO
     let recorder: Recorder
-    var cycle = AutoCycle()
+    /// Auto-cycle and blackout (a pushed remote look fades through it too).
+    let autoCycle = AutoCycleSource()
     var panels = LivePanels()
     /// The library read at start-up (install it with `AppModel(library:)`).
     let initialLibrary: LibraryModel
     /// Notices from start-up (a library that could not be read, a migration).
     let startupNotices: [String]
-    /// This frame's auto-cycle output.
-    private(set) var cycleOutput = CycleOutput(alpha: 1, switchTo: nil, phase: .showing, untilNext: nil)
     private let environment: [String: String]
     /// Effects that need the output frame; done in `finish`.
     private var frameEffects: [AppEffect] = []
@@ -59,15 +54,21 @@ final class LiveSet: FrameOutput {
         panels.library.thumbnailTexture = { t.texture(for: $0) }
     }
 
+    /// The session's drain: the auto-cycle (a switch at the black point of a
+    /// fade, the frame's brightness), then replies of finished work.
+    func drain(_ inputs: inout TickInputs, into inbox: ActionInbox) {
+        autoCycle.drain(&inputs, into: inbox)
+        inbox.post(drainActions())
+    }
+
     /// Advances auto-cycle and blackout by `dt` seconds; returns the preset
     /// switch to apply (at the black point of a fade), if any.
     func tick(dt: Double, model: AppModel, tempo: TempoReading = TempoReading()) -> [AppAction] {
-        cycleOutput = cycle.tick(dt: dt, input: model.cycleInput(tempo: tempo))
-        return cycleOutput.switchTo.map { [.jumpTo($0)] } ?? []
+        autoCycle.advance(dt: dt, model: model, tempo: tempo).map { [$0] } ?? []
     }
 
     /// The output brightness of this frame (auto-cycle fade × blackout).
-    var brightness: Double { cycleOutput.alpha }
+    var brightness: Double { autoCycle.output.alpha }
 
     /// The finished frame (already faded): does pending thumbnails,
     /// screenshots and recording toggles, and offers the frame to the recorder.
@@ -125,7 +126,7 @@ final class LiveSet: FrameOutput {
     /// Draws the library panel, slot picker, key overlay and indicators.
     func drawUI(model: AppModel, dispatch: (AppAction) -> Void) {
         thumbnails?.update()
-        panels.draw(model: model, recording: recorder.status, cycle: cycleOutput, dispatch: dispatch)
+        panels.draw(model: model, recording: recorder.status, cycle: autoCycle.output, dispatch: dispatch)
     }
 
     /// Replies of finished file work, frame work and recorder notices, to apply through the model.

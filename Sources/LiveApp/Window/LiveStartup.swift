@@ -89,4 +89,30 @@ struct LiveStartup {
             return (fallback, file, "--config: \(first); using \(session?.audio != nil ? "the last session's config" : "the built-in default")")
         }
     }
+
+    /// What the window applies once it is up: the projector, the restored
+    /// session's live-set, panel and live-control settings, and the options
+    /// that override them (OSC endpoints, panels, speech).
+    func startActions(options: LiveOptions) -> [AppAction] {
+        var out: [AppAction] = []
+        if let d = options.outputDisplay { out.append(.outputWindow(d)) }
+        let saved = restored ? session : nil
+        if let saved {
+            if let d = saved.dwell { out.append(.live(.setDwell(d))) }
+            if let p = saved.pinnedOnly { out.append(.live(.setPinnedOnly(p))) }
+            if saved.libraryPanel { out.append(.live(.toggleLibraryPanel)) }
+        }
+        if options.audioPanel || saved?.audioPanel == true { out.append(.audio(.togglePanel)) }
+        // Live controls: OSC endpoints from the options, else the session; sync and offset from the session.
+        out.append(.control(.setOSC(OSCSettings(inPort: options.oscIn ?? saved?.osc.inPort,
+                                                outTarget: options.oscOut ?? saved?.osc.outTarget))))
+        if let s = saved?.sync {
+            out += [.control(.setSyncBars(s.bars)), .control(.setFadeBeats(s.fadeBeats)), .control(.setQuantize(s.quantize))]
+        }
+        if let ms = saved?.visualOffsetMs { out.append(.control(.setVisualOffset(ms))) }
+        if options.midiPanel || saved?.midiPanel == true { out.append(.control(.togglePanel)) }
+        if options.noUI && model.uiVisible { out.append(.toggleUI) }
+        if options.speak { out.append(.live(.toggleSpeech)) }
+        return out
+    }
 }

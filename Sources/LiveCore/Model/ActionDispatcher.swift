@@ -6,9 +6,8 @@ import Engine
 /// the log, everything else to the shell (`perform`), whose follow-up
 /// actions are applied in turn. Main thread only.
 public final class ActionDispatcher {
-    /// The app's state (its only writer is `apply`, and a remote editor
-    /// adopting its host's state).
-    public var model: AppModel
+    /// The app's state; `apply` is its only writer.
+    public private(set) var model: AppModel
     /// The pipeline that a reseed restarts.
     public let pipeline: FramePipeline
     /// The last seed used (randomize, mutate, reseeds count up from it).

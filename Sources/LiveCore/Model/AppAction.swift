@@ -36,6 +36,9 @@ public enum AppAction: Equatable, Sendable {
     case next
     case previous
     case togglePlaylist
+    /// A remote editor takes its host's look (no undo step, locks and UI
+    /// scale kept); `reseed` when the host's preset changed.
+    case adoptRemoteLook(presetID: String?, base: PresetParams, reseed: Bool)
     // View
     case toggleUI
     case toggleOverlay

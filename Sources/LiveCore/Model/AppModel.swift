@@ -131,6 +131,9 @@ public struct AppModel: Sendable {
         case .togglePlaylist:
             playlistOn.toggle()
             return []
+        case .adoptRemoteLook(let id, let base, let reseed):
+            adoptRemoteLook(presetID: id, base: base)
+            return reseed ? [.reseed] : []
         case .toggleUI:
             uiVisible.toggle()
             return []

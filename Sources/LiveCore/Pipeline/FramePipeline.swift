@@ -25,8 +25,9 @@ public final class FramePipeline {
     /// Steps per frame; nil = the effective sim speed. Fractions carry over.
     public var stepsPerFrame: Double?
     /// The late latch: called by `render` just before the post chain, it
-    /// returns the frame's features again with every hop that arrived since
-    /// the frame started (nil: nothing new). The parameters the render chain
+    /// returns the picture's features, every hop since the last picture's
+    /// latch, those that arrived while the simulation stepped included (nil:
+    /// no late latch this frame). The parameters the render chain
     /// reads (`RenderSettings.parameterKeys`: exposure, head glow, bloom,
     /// colour grading, kaleidoscope…) are then modulated from them, so a hit
     /// heard while the simulation stepped still reaches this frame's

@@ -1,6 +1,7 @@
-/// Frame timing over a sliding window: fps, p50/p99 frame time and the
-/// split into simulation, render, upload/present and UI. Pure value type; the
-/// loop feeds it one `FrameTiming` per frame.
+/// Frame timing over a sliding window: frames shown per second (from the
+/// presents' timestamps), p50/p99 of the work time per frame and its split
+/// into simulation, render, upload/present and UI. Pure value type; the
+/// loop feeds it one `FrameTiming` per frame and the time of each present.
 public struct FrameStats: Sendable {
     /// Milliseconds spent in each part of one frame.
     public struct FrameTiming: Sendable {
@@ -23,9 +24,20 @@ public struct FrameStats: Sendable {
     private var ring: [FrameTiming]
     private var next = 0
     public private(set) var count = 0
+    /// Times (seconds, any monotonic origin) of the recent presents, oldest first.
+    private var presents: [Double] = []
+    /// How far back `fps` looks.
+    public static let fpsWindow = 1.0
 
     public init(window: Int = 240) {
         ring = Array(repeating: FrameTiming(), count: max(1, window))
+    }
+
+    /// A frame was shown at `time` (seconds).
+    public mutating func presented(at time: Double) {
+        presents.append(time)
+        let cutoff = time - Self.fpsWindow
+        if let first = presents.firstIndex(where: { $0 >= cutoff }), first > 1 { presents.removeFirst(first - 1) }
     }
 
     public mutating func add(_ t: FrameTiming) {
@@ -59,9 +71,12 @@ public struct FrameStats: Sendable {
         return m
     }
 
-    /// Frames per second from the mean frame time.
+    /// Frames shown per second: presents over the last second (the
+    /// intervals between them, so a paced loop reads its pace, not 1000 ÷
+    /// its work time); 0 before two presents.
     public var fps: Double {
-        let m = meanSplit.total
-        return m > 0 ? 1000 / m : 0
+        guard let last = presents.last, presents.count >= 2 else { return 0 }
+        let first = presents[0]
+        return last > first ? Double(presents.count - 1) / (last - first) : 0
     }
 }

@@ -68,8 +68,9 @@ struct Analysis {
     var features: [AudioFeatures] = []
     var meters: [AnalysisMeters] = []
 
-    init(_ samples: [Float], settings: AudioTuning = AudioTuning(), keepMeters: Bool = false) {
-        let analyzer = Analyzer(layout: .standard(sampleRate: Signals.rate), settings: settings)
+    init(_ samples: [Float], settings: AudioTuning = AudioTuning(), keepMeters: Bool = false,
+         network: OnsetNetworkWeights? = nil) {
+        let analyzer = Analyzer(layout: .standard(sampleRate: Signals.rate), settings: settings, network: network)
         var f: [AudioFeatures] = []
         var m: [AnalysisMeters] = []
         f.reserveCapacity(samples.count / analyzer.layout.hop + 1)

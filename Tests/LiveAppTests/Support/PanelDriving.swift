@@ -1,3 +1,4 @@
+import AppTestSupport
 import Testing
 @testable import LiveApp
 

@@ -20,6 +20,8 @@ final class RemoteEditorLink: ActionObserver {
     private var unacked: [(seq: UInt64, values: [ParamAssignment])] = []
     /// The host preset adopted last (to reseed only when it changes).
     private var adoptedPreset: String??
+    /// True while the host's own look is being adopted (it is not mirrored back).
+    private var adopting = false
 
     init(client: RemoteClient) { self.client = client }
 
@@ -77,7 +79,9 @@ final class RemoteEditorLink: ActionObserver {
 
     /// Called after the shell applied a local action: mirrors the look's
     /// changes to the host (the client throttles them).
-    func applied(before: PresetParams, after: PresetParams) { mirror(from: before, to: after) }
+    func applied(before: PresetParams, after: PresetParams) {
+        if !adopting { mirror(from: before, to: after) }
+    }
 
     func mirror(from before: PresetParams, to after: PresetParams) {
         guard synced else { return }
@@ -89,10 +93,10 @@ final class RemoteEditorLink: ActionObserver {
     }
 
     /// Takes in what the network brought: status changes and host states.
-    /// Adopts the host's look (plus unacknowledged local edits) into `model`.
-    /// Returns true when the preset changed (the shell reseeds) and the
-    /// status lines to show.
-    func update(model: inout AppModel) -> (reseed: Bool, messages: [String]) {
+    /// Returns the action that adopts the host's look (plus unacknowledged
+    /// local edits), when it differs from `model`'s or the preset changed
+    /// (then the action reseeds), and the status lines to show.
+    func update(model: AppModel) -> (adopt: AppAction?, messages: [String]) {
         var messages: [String] = []
         var newest: RemoteState?
         for e in client.drain() {
@@ -113,17 +117,15 @@ final class RemoteEditorLink: ActionObserver {
             }
         }
         if client.push { client.setLook(Self.look(model)) }
-        guard let s = newest else { return (false, messages) }
+        guard let s = newest else { return (nil, messages) }
         host = s
         unacked.removeAll { $0.seq <= s.ack }
         var base = s.params
         for u in unacked { for v in u.values { v.apply(to: &base) } }
         let reseed = adoptedPreset != .some(s.presetID)
-        if reseed || base != model.base {
-            model.adoptRemoteLook(presetID: s.presetID, base: base)
-            adoptedPreset = .some(s.presetID)
-        }
-        return (reseed, messages)
+        guard reseed || base != model.base else { return (nil, messages) }
+        adoptedPreset = .some(s.presetID)
+        return (.adoptRemoteLook(presetID: s.presetID, base: base, reseed: reseed), messages)
     }
 
     /// The mirrored state for `--state-file`: the host's preset, cycling and
@@ -138,5 +140,19 @@ final class RemoteEditorLink: ActionObserver {
     /// The look pushed in `hello`.
     static func look(_ model: AppModel) -> RemoteState {
         RemoteState(presetID: model.currentPreset?.id, params: model.base, playlist: model.playlistOn)
+    }
+}
+
+/// The remote editor as a session source: the host's look comes in as an
+/// action (never written into the model directly); status lines go to stderr.
+extension RemoteEditorLink: ActionSource {
+    func drain(_ inputs: inout TickInputs, into inbox: ActionInbox) {
+        let (adopt, messages) = update(model: inbox.model)
+        for m in messages { printError("physarum: \(m)") }
+        if let adopt {
+            adopting = true
+            inbox.post(adopt)
+            adopting = false
+        }
     }
 }

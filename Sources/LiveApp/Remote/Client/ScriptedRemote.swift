@@ -42,7 +42,8 @@ final class ScriptedRemote {
         while !signals.received {
             let now = (clock.now - start).seconds
             if let q = quitAfter, now >= q { break }
-            let (_, messages) = link.update(model: &model)
+            let (adopt, messages) = link.update(model: model)
+            if let adopt { _ = model.handle(adopt) }  // no simulation here: the reseed has nothing to do
             for m in messages { printError("physarum remote: \(m)") }
             if case .stopped = link.status {
                 exitCode = 1

@@ -63,10 +63,17 @@ final class HostAnnouncer: @unchecked Sendable {
         avahi_threaded_poll_start(p)
     }
 
-    deinit {
+    deinit { withdraw() }
+
+    /// Takes the announcement off the network and stops Avahi's thread (once;
+    /// before the listener closes). Main thread.
+    func withdraw() {
         if let poll { avahi_threaded_poll_stop(poll) }
         if let client { avahi_client_free(client) }  // frees the entry group too
         if let poll { avahi_threaded_poll_free(poll) }
+        poll = nil
+        client = nil
+        group = nil
     }
 
     private static func reason(_ error: Int32) -> String { DiscoveryError.avahi(error).description }

@@ -15,8 +15,6 @@ import Storage
 final class HeadlessHost {
     let options: HostOptions
     private var model: AppModel
-    private var cycle = AutoCycle()
-    private var seedCounter: UInt64
     private var notices: [String] = []
 
     init(options: HostOptions) {
@@ -35,7 +33,6 @@ final class HeadlessHost {
         model = AppModel(library: library, start: start ?? catalog.presets.first)
         model.agentOverride = options.agents
         _ = model.handle(.live(.setDwell(options.dwell)))
-        seedCounter = options.seed
         // An installation cycles on its own until someone connects.
         if options.onDisconnect == .cycle { _ = model.handle(.togglePlaylist) }
     }
@@ -45,8 +42,8 @@ final class HeadlessHost {
         let signals = QuitSignals()
         let host = try RemoteHostSetup.start(listen: options.listen, token: options.token)
         defer { host.stop() }
-        var announcer = RemoteHostSetup.announce(host)
-        defer { announcer = nil }  // withdrawn before the listener closes
+        let announcer = RemoteHostSetup.announce(host)
+        defer { announcer?.withdraw() }  // before the listener closes
         let link = HostLink(host: host, onDisconnect: options.onDisconnect, maxAgents: options.maxAgents ?? HostLink.defaultMaxAgents)
         let statsWriter: LineWriter?
         do {
@@ -57,64 +54,82 @@ final class HeadlessHost {
         for n in notices { printError("physarum host: \(n)") }
         // Audio is not captured here: the modulator is off and the base is shown as is.
         let pipeline = FramePipeline(field: options.field, output: options.size ?? options.field, params: model.base,
-                                     seed: seedCounter, threads: options.threads ?? Simulation.defaultThreads)
+                                     seed: options.seed, threads: options.threads ?? Simulation.defaultThreads)
         pipeline.modulator.enabled = false
-        let dispatcher = ActionDispatcher(model: model, pipeline: pipeline, seed: seedCounter)
-        dispatcher.log = { printError("physarum host: \($0)") }  // window, session and capture effects: nothing to do here
+        let session = LiveSession(model: model, pipeline: pipeline, seed: options.seed)
+        session.dispatcher.log = { printError("physarum host: \($0)") }  // window, session and capture effects: nothing to do here
+        // Sources: the remote's events, the announcer's problems, auto-cycle (a
+        // preset switch at the black point of a fade); feedbacks: the remote's
+        // state, then the stats and state files.
+        session.add(source: link)
+        if let announcer { session.add(source: announcer) }
+        session.add(source: AutoCycleSource())
+        let report = HeadlessReport(options: options, session: session, link: link, host: host, announcer: announcer, stats: statsWriter)
+        session.add(feedback: link)
+        session.add(feedback: report)
         var clock = ScheduleClock(fps: options.fps, quitAfter: options.quitAfter) { signals.received }
-        var lastStatsSecond = 0
-        var lastStateSecond = -1
-        // Time on this thread spent in the remote's frame-loop side (draining
-        // the network's queue, applying what came, posting the state), and in
-        // whole frames: the network layer must not take the frame thread's time.
-        var netSeconds = 0.0, frameSeconds = 0.0
-        let timer = ContinuousClock()
-        while let tick = clock.next() {
-            let f0 = timer.now
-            link.pump(model: { dispatcher.model }, apply: dispatcher.apply)
-            if let p = announcer?.takeProblem() { printError("physarum host: not announced on the local network: \(p); a remote must type the address") }
-            let f1 = timer.now
-            // Auto-cycle: a preset switch happens at the black point of a fade.
-            let cycled = cycle.tick(dt: tick.dt, input: dispatcher.model.cycleInput)
-            if let id = cycled.switchTo { dispatcher.apply(.jumpTo(id)) }
-            pipeline.run(.init(base: dispatcher.model.base, features: .silent, brightness: cycled.alpha), tick: tick)
-            let f2 = timer.now
-            link.publish(model: dispatcher.model)
-            let f3 = timer.now
-            netSeconds += ((f1 - f0) + (f3 - f2)).milliseconds / 1000
-            frameSeconds += (f3 - f0).milliseconds / 1000
-
-            let elapsed = clock.elapsed
-            let second = Int(elapsed)
-            if second > lastStatsSecond {
-                lastStatsSecond = second
-                statsWriter?.append(JSONNode.object([
-                    ("t", JSONNode.rounded(elapsed, 3)), ("frames", .int(pipeline.frameCount)), ("remote", .bool(link.remoteConnected)),
-                    ("revision", .int(Int(link.revision))), ("skipped", .int(host.skippedFrames)),
-                    ("netSeconds", JSONNode.rounded(netSeconds, 6)), ("frameSeconds", JSONNode.rounded(frameSeconds, 6)),
-                    ("readsOffNetworkThread", .int(host.readsOffNetworkThread)),
-                ]).text)
-            }
-            if let path = options.stateFile, second != lastStateSecond {
-                lastStateSecond = second
-                writeState(path, model: dispatcher.model, frames: pipeline.frameCount, link: link, host: host, announcer: announcer)
-            }
-        }
-        statsWriter?.flush()
-        if let path = options.stateFile {
-            writeState(path, model: dispatcher.model, frames: pipeline.frameCount, link: link, host: host, announcer: announcer, sync: true)
-        }
+        report.elapsed = { [clock] in clock.elapsed }
+        session.run(&clock)
+        report.finish()
         return 0
     }
+}
 
-    private func writeState(_ path: String, model: AppModel, frames: Int, link: HostLink, host: RemoteHost, announcer: HostAnnouncer?,
-                            sync: Bool = false) {
-        let text = StateDump.text(HostLink.snapshot(model), extra: [
+/// The headless host's reports as the session's last feedback: a `--stats`
+/// line every second (frames, the remote, and the time the frame thread
+/// spent on the remote's side: draining its queue, applying what came,
+/// posting the state — the network layer must not take the frame thread's
+/// time) and the `--state-file` every second. Main thread only.
+final class HeadlessReport: FrameFeedback {
+    let options: HostOptions
+    let session: LiveSession
+    let link: HostLink
+    let host: RemoteHost
+    let announcer: HostAnnouncer?
+    let stats: LineWriter?
+    /// Seconds on the schedule clock (the stats line's `t`).
+    var elapsed: () -> Double = { 0 }
+    /// Seconds spent in ticks (the sources' drains and the pipeline).
+    private var frameSeconds = 0.0
+    private var statsCadence = Cadence(every: 1, skipFirst: true)
+    private var stateCadence = Cadence(every: 1)
+
+    init(options: HostOptions, session: LiveSession, link: HostLink, host: RemoteHost, announcer: HostAnnouncer?, stats: LineWriter?) {
+        self.options = options
+        self.session = session
+        self.link = link
+        self.host = host
+        self.announcer = announcer
+        self.stats = stats
+    }
+
+    func frameDone(_ report: FrameReport) {
+        frameSeconds += report.timing.total / 1000
+        let t = elapsed()
+        if statsCadence.due(at: t) {
+            stats?.append(JSONNode.object([
+                ("t", JSONNode.rounded(t, 3)), ("frames", .int(session.pipeline.frameCount)), ("remote", .bool(link.remoteConnected)),
+                ("revision", .int(Int(link.revision))), ("skipped", .int(host.skippedFrames)),
+                ("netSeconds", JSONNode.rounded(session.seconds(spentIn: link), 6)), ("frameSeconds", JSONNode.rounded(frameSeconds, 6)),
+                ("readsOffNetworkThread", .int(host.readsOffNetworkThread)),
+            ]).text)
+        }
+        if let path = options.stateFile, stateCadence.due(at: t) { writeState(path) }
+    }
+
+    /// The last stats and state, written before exit.
+    func finish() {
+        stats?.flush()
+        if let path = options.stateFile { writeState(path, sync: true) }
+    }
+
+    private func writeState(_ path: String, sync: Bool = false) {
+        let text = StateDump.text(HostLink.snapshot(session.model), extra: [
             ("revision", .int(Int(link.revision))),
             ("remote", .object([("connected", .bool(link.remoteConnected)), ("connects", .int(link.connects)),
                                 ("lastDisconnect", link.lastDisconnect.map { .string($0) } ?? .null)])),
             ("listen", .string(host.address.description)),
-            ("frames", .int(frames)),
+            ("frames", .int(session.pipeline.frameCount)),
             ("host", RemoteHostSetup.stateJSON(RemoteHostSetup.status(host: host, link: link, announcer: announcer), tokenShown: false)),
         ])
         StateDumpWriter.shared.write(text, to: path, sync: sync)

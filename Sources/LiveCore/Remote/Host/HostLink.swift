@@ -49,6 +49,8 @@ public final class HostLink {
     /// Set by a windowed host: a pushed look that changes the preset goes
     /// through this fade (out to black, switch, in) instead of cutting.
     public var requestFade: ((String) -> Void)?
+    /// Whether the fade `requestFade` started is still on its way (a session drain completes the push after it).
+    public var fadePending: () -> Bool = { false }
     /// A pushed look waiting for the fade's black point; no state is
     /// published meanwhile (the remote would see the old look).
     public private(set) var pendingPush: RemoteState?
