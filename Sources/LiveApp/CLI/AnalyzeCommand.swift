@@ -160,7 +160,12 @@ enum AnalyzeCommand: Subcommand {
 
     static func runLive(source name: String?, server: String?, settings: AudioTuning, duration: Double?,
                         out: FeatureLineWriter) throws {
-        let capture = PulseCapture(source: name, server: server)
+        // Printed lines go out every 20 ms (a wake-up per 5 ms fragment cost
+        // more than the writing), so the capture asks for 20 ms fragments
+        // too: the lines are the same (the sample clock), with a quarter of
+        // the wake-ups. The OSC stream keeps 5 ms fragments and sends every batch.
+        let paced = out.bridge == nil
+        let capture = PulseCapture(source: name, server: server, fragmentSeconds: paced ? 0.02 : 0.005)
         // Started before the capture: the analysis then runs on the capture thread.
         let live = LiveAnalysis(source: capture, settings: settings)
         live.start()
@@ -172,9 +177,6 @@ enum AnalyzeCommand: Subcommand {
         Interrupt.install()
         var state = CaptureState.capturing
         var done = false
-        // Printed lines go out every 20 ms (a wake-up per 5 ms fragment cost
-        // more than the writing); the OSC stream keeps up with every batch.
-        let paced = out.bridge == nil
         while !done && !Interrupt.requested {
             if paced { Thread.sleep(forTimeInterval: 0.02) } else { live.waitForFeatures(timeout: 0.1) }
             live.drainFeatures { f in
