@@ -33,7 +33,7 @@ TEST_PACKAGES=(pulseaudio pulseaudio-utils xvfb x11-apps x11-utils xdotool sox f
 EVAL_PACKAGES=(python3 python3-numpy sox hydrogen-drumkits hydrogen-drumkits-effects fluid-soundfont-gm fluidsynth aubio-tools
     avldrums.lv2-soundfont musescore-general-soundfont timgm6mb-soundfont)
 # Measurement baselines (scripts/latency-probe): cava, the terminal spectrum visualiser, in an xterm.
-MEASURE_PACKAGES=(cava xterm)
+MEASURE_PACKAGES=(cava xterm xfonts-base)
 
 # Starts a private virtual X display: Xvfb on the first free display number
 # from FIRST (default 90) with a WxH screen, logging to LOG. Sets XVFB_PID and
