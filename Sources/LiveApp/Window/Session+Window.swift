@@ -27,6 +27,8 @@ extension Session {
         s.sync = model.control.sync
         s.visualOffsetMs = model.control.visualOffsetMs
         s.midiPanel = model.control.panelVisible
+        s.noticesWindow = model.notices.windowOpen
+        s.ui = model.ui
         return s
     }
 }

@@ -10,6 +10,8 @@ struct WindowEffects {
     let audio: AudioShell
     let control: ControlShell
     let speech: WindowSpeech
+    /// The panels' frame: keyboard focus moves and restyling (`UIEffect`).
+    let panels: WindowPanels
     /// Ends the loop (the window closed, Ctrl+Q).
     let quit: () -> Void
 
@@ -31,6 +33,8 @@ struct WindowEffects {
             speech.speakHelp(model: model)
         case .control(let e):
             return control.perform(e)
+        case .ui(let e):
+            panels.frame.perform(e, gui: editorWindow.gui)
         case .reseed, .logNotice:
             break
         }

@@ -66,6 +66,8 @@ public enum AppAction: Equatable, Sendable {
     case audio(AudioAction)
     /// Live controls: MIDI bindings and learn, OSC, tempo sync, visual offset (AppModel+Control.swift).
     case control(ControlAction)
+    /// The panels' frame: focus moves, theme, opacity, panel widths (LiveCore/Panels/UISettings.swift).
+    case ui(UIAction)
 }
 
 /// Work the app shell must do after an action (the model itself does no I/O).
@@ -88,4 +90,6 @@ public enum AppEffect: Equatable, Sendable {
     case speakHelp
     /// Bindings file and OSC endpoint work.
     case control(ControlEffect)
+    /// Keyboard focus moves and restyling for the panels.
+    case ui(UIEffect)
 }

@@ -34,6 +34,10 @@ public struct Session: Equatable, Sendable {
     public var sync: TempoSyncSettings?
     public var visualOffsetMs: Double?
     public var midiPanel = false
+    /// The notices window was open.
+    public var noticesWindow = false
+    /// Theme, panel background opacity, panel widths.
+    public var ui = UISettings()
 
     /// `$XDG_STATE_HOME/physarum/session.json` (fallback `~/.local/state/physarum/`).
     public static func defaultURL(environment env: [String: String] = ProcessInfo.processInfo.environment) -> URL {
@@ -59,7 +63,11 @@ public struct Session: Equatable, Sendable {
         if let dwell { cycle.append(("dwell", .number(dwell))) }
         if let pinnedOnly { cycle.append(("pinnedOnly", .bool(pinnedOnly))) }
         if !cycle.isEmpty { m.append(("cycle", .object(cycle))) }
-        m.append(("panels", .object([("library", .bool(libraryPanel)), ("audio", .bool(audioPanel)), ("midi", .bool(midiPanel))])))
+        m.append(("panels", .object([("library", .bool(libraryPanel)), ("audio", .bool(audioPanel)), ("midi", .bool(midiPanel)),
+                                     ("notices", .bool(noticesWindow))])))
+        let widths = PanelLayout.Panel.allCases.compactMap { p in ui.panelWidths.values[p].map { (p.rawValue, JSONNode.number($0)) } }
+        m.append(("ui", .object([("theme", .string(ui.theme.rawValue)), ("panelOpacity", .number(ui.panelOpacity)),
+                                 ("panelWidths", .object(widths))])))
         var live: [(String, JSONNode)] = []
         if let p = osc.inPort { live.append(("oscIn", .number(Double(p)))) }
         if let t = osc.outTarget { live.append(("oscOut", .string(t))) }
@@ -120,7 +128,19 @@ public struct Session: Equatable, Sendable {
             s.libraryPanel = p.bool("library") ?? false
             s.audioPanel = p.bool("audio") ?? false
             s.midiPanel = p.bool("midi") ?? false
+            s.noticesWindow = p.bool("notices") ?? false
             _ = p.unknownMembers()
+        }
+        if var u = r.object("ui") {
+            s.ui.theme = u.choice("theme", as: UITheme.ID.self) ?? .standard
+            s.ui.panelOpacity = u.number("panelOpacity", in: UITheme.opacityRange) ?? UITheme.defaultOpacity
+            if var w = u.object("panelWidths") {
+                for p in PanelLayout.Panel.allCases {
+                    if let v = w.number(p.rawValue, in: PanelWidths.range) { s.ui.panelWidths.set(p, v) }
+                }
+                _ = w.unknownMembers()
+            }
+            _ = u.unknownMembers()
         }
         if var l = r.object("liveControl") {
             s.osc.inPort = l.int("oscIn", in: 0...65535)
