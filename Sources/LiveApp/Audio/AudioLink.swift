@@ -47,7 +47,8 @@ final class AudioLink {
     private(set) var status: Status = .off
     /// Hops with a `full` onset seen since start.
     private(set) var onsetsSeen = 0
-    private var accumulator = FrameFeatureAccumulator()
+    /// The frame rule at the frame's start and at the post chain's late latch.
+    private var latch = FrameLatch()
     private var capture: LiveAnalysis?
     /// The demo groove or `--play`'s file, played in real time.
     private var demo: LiveAnalysis?
@@ -140,7 +141,7 @@ final class AudioLink {
         let analysis = LiveAnalysis(source: PulseCapture(source: name), settings: settings)
         analysis.start()
         capture = analysis
-        accumulator.reset()
+        latch.reset()
         watchdog = CaptureWatchdog()
         switching = true
         if status != .demo && !status.isFile { status = .waiting("connecting to \(name ?? "the default source")") }
@@ -167,28 +168,66 @@ final class AudioLink {
         }
     }
 
-    /// The features for this frame: level = last hop, transient = peak since
-    /// the last frame. Also follows capture coming and going.
-    func frameFeatures() -> AudioFeatures {
+    /// The features for this frame's start: level = last hop, transient =
+    /// peak since the last frame. Also follows capture coming and going.
+    /// With `lateLatch` the picture takes its own features at
+    /// `lateFeatures()`, just before the post chain.
+    func frameFeatures(lateLatch: Bool = false) -> AudioFeatures {
         followCapture()
-        let source = demo ?? capture
-        source?.drainFeatures { f in
-            accumulator.add(f)
-            if f.onset { onsetsSeen += 1 }
-        }
-        lastFrameHops = accumulator.pendingHops
-        // Drain the idle capture too, so its queue never backs up.
-        if demo != nil { capture?.drainFeatures { _ in } }
+        drainHops()
         switch status {
         case .waiting, .stalled:
             // Capture is out or stalled: the levels (and so the routes' inputs)
             // are at rest, not held at the last hop heard before the outage.
-            accumulator.reset()
+            latch.reset()
             return .silent
         default:
             break
         }
-        return status == .off ? .silent : accumulator.takeFrame()
+        if status == .off { return .silent }
+        return latch.takeStart(lateLatch: lateLatch)
+    }
+
+    /// The picture's features at the post chain's late latch: every hop
+    /// since the last picture, those that arrived while the simulation
+    /// stepped included (nil when this frame has no late latch).
+    func lateFeatures() -> AudioFeatures? {
+        guard latch.awaitsLateLatch else { return nil }
+        drainHops()
+        return latch.takeLate()
+    }
+
+    /// Drains the driving analysis into the frame latch, noting when each
+    /// onset hop was taken (for the latency readout).
+    private func drainHops() {
+        latchedAt = DispatchTime.now().uptimeNanoseconds
+        let source = demo ?? capture
+        source?.drainFeatures { f in
+            latch.add(f)
+            lastTakenTime = f.time
+            if f.onset {
+                onsetsSeen += 1
+                takenOnsets.append((f.time, DispatchTime.now().uptimeNanoseconds))
+            }
+        }
+        lastFrameHops = latch.pictureHops
+        // Drain the idle capture too, so its queue never backs up.
+        if demo != nil { capture?.drainFeatures { _ in } }
+    }
+
+    /// Onset hops taken since the last call, with their measured timing:
+    /// (timing, when the frame took the hop).
+    func takeOnsets() -> [(timing: OnsetTiming, taken: UInt64)] {
+        timings += (demo ?? capture)?.takeOnsetTimings() ?? []
+        var out: [(OnsetTiming, UInt64)] = []
+        for (time, taken) in takenOnsets {
+            if let t = timings.last(where: { abs($0.hopTime - time) < 1e-9 }) { out.append((t, taken)) }
+        }
+        takenOnsets.removeAll(keepingCapacity: true)
+        // Timings of hops not taken yet wait for their frame.
+        timings.removeAll { $0.hopTime <= lastTakenTime + 1e-9 }
+        if timings.count > 8 { timings.removeFirst(timings.count - 8) }
+        return out
     }
 
     private func followCapture() {
@@ -207,7 +246,7 @@ final class AudioLink {
             return
         case .resumed(let s)?:
             status = .live(source)
-            accumulator.reset()
+            latch.reset()
             notices.append("Audio capture resumed: sound flows again from \(source) after \(String(format: "%.1f", s)) s")
             return
         case nil:
@@ -218,7 +257,7 @@ final class AudioLink {
             let stopped = status.isFile ? status.label : "the demo groove"
             demo?.stop()
             demo = nil
-            accumulator.reset()
+            latch.reset()
             everCaptured = true
             switching = false
             status = .live(sourceName ?? "default source")
@@ -237,9 +276,16 @@ final class AudioLink {
         }
     }
 
-    /// Hops the last `frameFeatures()` drained (a sound waited for the frame
+    /// Hops the frame has taken so far (a sound waited for the frame
     /// anywhere from the newest hop to the oldest of them).
     private(set) var lastFrameHops = 0
+    /// When the frame last took features (uptime ns): its start, or the late latch.
+    private(set) var latchedAt: UInt64 = 0
+    /// Onset hops taken this frame: (sample-clock time, when taken).
+    private var takenOnsets: [(Double, UInt64)] = []
+    /// Onset timings whose hops were not taken yet, and the newest hop taken.
+    private var timings: [OnsetTiming] = []
+    private var lastTakenTime = -Double.infinity
 
     /// Seconds since the newest hop of the driving analysis was queued (nil before any).
     func newestHopAge(at uptime: UInt64) -> Double? {

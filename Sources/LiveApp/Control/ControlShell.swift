@@ -19,8 +19,8 @@ final class ControlShell {
     private let files: FileWorker<AppAction>
     private var frameIndex = 0
     private var notices: [AppAction] = []
-    /// Wall-clock presents of frames with an onset, for the next `--stats` line.
-    var onsetPresents: [Double] = []
+    /// Onsets shown since the last stats line: (wall-clock present, measured parts).
+    var shownOnsets: [(Double, MeasuredOnset)] = []
     /// The OSC in settings came from the last session (the notice says so).
     var oscInFromSession = false
     /// The analysis whose hops the latency readout measures (nil: no audio).

@@ -54,13 +54,17 @@ final class LiveRunner {
 
         // Sources, drained in this order each tick: the window (panels, keys),
         // the remote editor, audio, live controls (tempo needs the audio),
-        // the live set (auto-cycle needs the tempo), the host, speech, autosave.
+        // the live set (auto-cycle needs the tempo), the host, the governor's
+        // notice, speech, autosave.
         session.add(source: WindowInput(editorWindow: editorWindow, pipeline: pipeline))
         remote.registerEarly(on: session)
         session.add(source: audio)
+        // The picture's features latch again just before the post chain.
+        pipeline.lateFeatures = { [unowned audio] in audio.link?.lateFeatures() }
         session.add(source: control)
         session.add(source: liveSet)
         remote.registerLate(on: session, fadingThrough: liveSet.autoCycle)
+        session.add(source: report)  // the governor's notice
         session.add(source: speech)
         if let autosave { session.add(source: autosave) }
         // Feedbacks after each frame (the host's state was registered above).

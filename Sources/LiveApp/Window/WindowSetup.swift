@@ -11,7 +11,8 @@ import LiveCore
 struct WindowSetup {
     let editorWindow: EditorWindow
     let pipeline: FramePipeline
-    /// At most two frames queued on the GPU.
+    /// At most two frames queued on the GPU; one with the CPU engine, whose
+    /// picture is presented as soon as it is done.
     let fence: GLFrameFence
     let statsWriter: LineWriter?
     let frameTimesWriter: LineWriter?
@@ -77,7 +78,8 @@ struct WindowSetup {
             return nil
         }
         pipeline.governor.enabled = !options.noGovernor
-        return WindowSetup(editorWindow: editorWindow, pipeline: pipeline, fence: GLFrameFence(),
+        let fence = GLFrameFence(limit: pipeline.backend.kind == .cpu ? 1 : 2)
+        return WindowSetup(editorWindow: editorWindow, pipeline: pipeline, fence: fence,
                            statsWriter: statsWriter, frameTimesWriter: frameTimesWriter)
     }
 }
