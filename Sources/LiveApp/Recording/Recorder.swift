@@ -32,13 +32,18 @@ struct RecordingStatus: Equatable, Sendable {
 
 /// One recording: its tap on the frame fanout, the encoder thread's flags
 /// and counters. Shared by the frame loop (producer) and the encoder thread;
-/// atomics and a Mutex only.
-private final class RecordingSession: Sendable {
+/// atomics and a Mutex only. `width × height` is the video's size, fixed for
+/// the recording; frames of another size (the governor lowered the render
+/// resolution) are scaled into it on the encoder thread.
+final class RecordingSession: Sendable {
     let width: Int, height: Int, fps: Double
     let tap: FrameTap
     let accepting = Atomic<Bool>(true)
     let done = Atomic<Bool>(false)
     let written = Atomic<Int>(0)
+    /// Video frames made from a smaller render (scaled up), and the smallest such render's size.
+    let scaledFrames = Atomic<Int>(0)
+    let smallest = Mutex<(width: Int, height: Int)?>(nil)
     /// Repeats of the last frame that end the video at the stop (frames due
     /// since the last one queued); set by `stop()` before the tap is closed.
     let tailFrames = Atomic<Int>(0)
@@ -85,23 +90,31 @@ final class NoticeOutbox: Sendable {
 
 /// Video recording (R): frames from the frame loop go through the shared
 /// frame queue (`FrameFanout`, a tap of `queueFrames`) to an encoder thread
-/// that feeds a `VideoSink` (ffmpeg). Offering never blocks: when the
-/// encoder falls behind, the oldest waiting frame is dropped and counted, and
-/// the next one is repeated to keep the video's timing. Frames are paced to `fps` by the
-/// loop's clock (extra frames are skipped, late ones repeated), so the video
-/// lasts as long as the live set did whatever the live frame rate; at the
-/// stop, the last recorded frame is repeated up to the stop time. The encoder
-/// thread and ffmpeg (its child, which inherits its nice value) run at a lower
-/// CPU priority (`encoderNice`): on a loaded machine the live output keeps
-/// its frame rate and the recording drops frames instead (counted).
-/// Failures (no ffmpeg, disk full, ffmpeg dying) become notices; the set goes on.
+/// (`RecordingEncoder`) that feeds a `VideoSink` (ffmpeg). Offering never
+/// blocks: when the encoder falls behind, the oldest waiting frame is dropped
+/// and counted, and the next one is repeated to keep the video's timing.
+/// Frames are paced to `fps` by the loop's clock (extra frames are skipped,
+/// late ones repeated), so the video lasts as long as the live set did
+/// whatever the live frame rate; at the stop, the last recorded frame is
+/// repeated up to the stop time. The video keeps the size it started with:
+/// when the governor lowers the render resolution, the smaller frames are
+/// scaled into it (on the encoder thread), and the saved notice says how much
+/// of the video was; a frame larger than the video (the window grew) stops
+/// the recording with a notice. The file is a fragmented MP4 (`FFmpegSink`),
+/// so a full disk, a crash or `kill -9` leave it playable up to its last
+/// whole second; the notice then says how much was kept (`MP4Fragments`).
+/// The encoder thread and ffmpeg (its child, which inherits its nice value)
+/// run at a lower CPU priority (`encoderNice`): on a loaded machine the live
+/// output keeps its frame rate and the recording drops frames instead
+/// (counted). Failures (no ffmpeg, disk full, ffmpeg dying) become notices;
+/// the set goes on.
 ///
 /// Thread safety: main thread (the frame loop) only; the encoder thread talks
 /// to it through the session's atomics and the notice outbox.
 final class Recorder {
     /// Video frame rate.
     let fps: Double
-    /// Ring size in frames.
+    /// Frames the recording's queue holds besides the one being encoded.
     let queueFrames: Int
     /// How much the encoder thread (and so ffmpeg) lowers its CPU priority (nice increment).
     let encoderNice: Int32
@@ -153,7 +166,7 @@ final class Recorder {
         session = s
         fanout.attach(s.tap, frameBytes: width * height * 4)
         let directory = directory, makeSink = makeSink, outbox = outbox, nice = encoderNice, fanout = fanout
-        let thread = Thread { Self.encode(s, fanout: fanout, nice: nice, directory: directory, makeSink: makeSink, outbox: outbox) }
+        let thread = Thread { RecordingEncoder(session: s, fanout: fanout, outbox: outbox).run(nice: nice, directory: directory, makeSink: makeSink) }
         thread.name = "physarum.recorder"
         thread.start()
         return true
@@ -179,8 +192,9 @@ final class Recorder {
     /// Offers the frame shown at `time` (seconds, monotonic) through the
     /// fanout (for a recorder driven on its own, as in tests and benchmarks;
     /// the live window offers every output's frame to the fanout once). A
-    /// frame of another size stops the recording (on the encoder thread, with
-    /// a notice). Never blocks.
+    /// frame smaller than the video (or of another aspect) is scaled into it
+    /// on the encoder thread; one larger than the video (the window grew)
+    /// stops the recording there, with a notice. Never blocks.
     func offer(_ frame: UnsafeRawBufferPointer, width: Int, height: Int, time: Double) {
         guard let s = session else { return }
         guard s.accepting.load(ordering: .relaxed) else {
@@ -217,110 +231,4 @@ final class Recorder {
     }
 
     private func post(_ text: String, _ level: NoticeLevel) { outbox.post(text, level) }
-
-    /// The encoder thread: open the sink, write frames as they come, close.
-    private static func encode(_ s: RecordingSession, fanout: FrameFanout, nice: Int32, directory: () -> String,
-                               makeSink: (RecordingSpec) -> any VideoSink, outbox: NoticeOutbox) {
-        func notice(_ text: String, _ level: NoticeLevel) { outbox.post(text, level) }
-        lowerThreadPriority(by: nice)
-        // The frame written last, kept to end the video on it at the stop.
-        var kept: FrameLease?
-        defer {
-            s.accepting.store(false, ordering: .relaxed)
-            if let kept { fanout.release(kept) }
-            fanout.detach(s.tap)
-            s.info.withLock { $0.phase = .idle }
-            s.done.store(true, ordering: .releasing)
-        }
-        let dir = directory()
-        let path: String
-        do {
-            try FolderCreation.makeDirectory(dir)
-            path = uniquePath(dir)
-        } catch {
-            notice("Recording not started: \(error)", .error)
-            return
-        }
-        let sink = makeSink(RecordingSpec(path: path, width: s.width, height: s.height, fps: s.fps))
-        do {
-            try sink.open()
-        } catch {
-            notice("Recording not started: \(error)", .error)
-            return
-        }
-        s.info.withLock { $0 = (.recording, path) }
-        var failure: CaptureError?
-        func write(_ frame: UnsafeRawBufferPointer, times n: Int) {
-            for _ in 0..<n where failure == nil {
-                do {
-                    try sink.write(frame)
-                    s.written.add(1, ordering: .relaxed)
-                } catch {
-                    failure = error
-                }
-            }
-        }
-        var sizeChange: String?
-        while failure == nil {
-            guard let lease = fanout.next(s.tap, timeout: 0.5) else {
-                if s.tap.closed.load(ordering: .acquiring) && fanout.queuedCount(s.tap) == 0 { break }
-                continue
-            }
-            if let kept { fanout.release(kept) }
-            kept = lease
-            guard lease.width == s.width, lease.height == s.height else {
-                sizeChange = "the frame size changed from \(s.width)x\(s.height) to \(lease.width)x\(lease.height)"
-                break
-            }
-            write(lease.bytes, times: lease.repeats)
-        }
-        fanout.close(s.tap)
-        // The producer has stopped (the tap's close was acquired above): end the video at the stop time.
-        let tail = s.tailFrames.load(ordering: .relaxed)
-        if failure == nil, sizeChange == nil, tail > 0, let kept { write(kept.bytes, times: tail) }
-        if let sizeChange { notice("Recording stopped: \(sizeChange)", .warning) }
-        s.accepting.store(false, ordering: .relaxed)
-        s.info.withLock { $0.phase = .finishing }
-        let closeError: CaptureError?
-        do {
-            try sink.close()
-            closeError = nil
-        } catch {
-            closeError = error
-        }
-        let st = s.status
-        let summary = String(format: "%.1f s, %d dropped", st.seconds, st.dropped) + (s.note.map { "; \(s.width)x\(s.height): \($0)" } ?? "")
-        if let failure {
-            notice("Recording stopped: \(failure) — \(path) (\(summary)) may be incomplete", .error)
-        } else if let closeError {
-            notice("Recording failed: \(closeError) — \(path)", .error)
-        } else {
-            notice("Recording saved: \(path) (\(summary))", .info)
-        }
-    }
-
-    /// Raises the calling thread's nice value by `amount` (Linux nice values
-    /// are per thread; `who` 0 is the calling thread, and children spawned
-    /// from it inherit the value). Lowering one's priority needs no privilege;
-    /// a failure changes nothing and is harmless.
-    static func lowerThreadPriority(by amount: Int32) {
-        guard amount > 0 else { return }
-        let which = __priority_which_t(PRIO_PROCESS.rawValue)
-        errno = 0
-        let current = getpriority(which, 0)
-        guard errno == 0 else { return }
-        _ = setpriority(which, 0, min(19, current + amount))
-    }
-
-    /// An unused `physarum-<time>.mp4` in `dir`.
-    private static func uniquePath(_ dir: String) -> String {
-        let base = dir + "/" + Screenshot.fileStem(Date())
-        var path = base + ".mp4"
-        var n = 2
-        while FileManager.default.fileExists(atPath: path) {
-            path = base + "-\(n).mp4"
-            n += 1
-        }
-        return path
-    }
 }

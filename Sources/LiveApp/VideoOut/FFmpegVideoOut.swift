@@ -119,7 +119,7 @@ final class FFmpegVideoOut: @unchecked Sendable {
             fanout.detach(t)
             finished.store(true, ordering: .releasing)
         }
-        Recorder.lowerThreadPriority(by: 5)
+        RecordingEncoder.lowerThreadPriority(by: 5)
         let sink = makeSink(RecordingSpec(path: "", width: width, height: height, fps: Double(fps)))
         do {
             try sink.open()

@@ -23,11 +23,14 @@ public struct TempoSyncSettings: Equatable, Sendable {
 public struct OSCSettings: Equatable, Sendable {
     /// UDP port for `/physarum/…` messages.
     public var inPort: Int?
+    /// The address OSC in is bound to (nil: every IPv4 interface).
+    public var inHost: String?
     /// `HOST:PORT` the audio features are sent to each frame.
     public var outTarget: String?
 
-    public init(inPort: Int? = nil, outTarget: String? = nil) {
+    public init(inPort: Int? = nil, inHost: String? = nil, outTarget: String? = nil) {
         self.inPort = inPort
+        self.inHost = inHost
         self.outTarget = outTarget
     }
 }
