@@ -1,6 +1,7 @@
 import Foundation
 import LiveCore
 import Synchronization
+import TestSupport
 import Testing
 @testable import LiveApp
 
@@ -127,6 +128,63 @@ import Testing
         var dst = [UInt8](repeating: 0, count: 16)
         src.withUnsafeBytes { s in dst.withUnsafeMutableBytes { c.convert(s, sourceWidth: 4, sourceHeight: 2, into: $0.baseAddress!, stride: 8) } }
         #expect(Array(dst[0..<8]) == red + blue)
+    }
+}
+
+/// An ffmpeg output (network stream, v4l2loopback) while the governor changes
+/// the render size: what reaches ffmpeg keeps the size the output started with.
+@Suite struct VideoOutSizeTests {
+    /// Takes what the output writes: each frame's byte count and its centre pixel's red.
+    final class TakingSink: VideoSink, @unchecked Sendable {
+        let width: Int, height: Int
+        /// The spec the output made its sink with.
+        let spec = Mutex<RecordingSpec?>(nil)
+        let frames = Mutex<[(bytes: Int, red: UInt8)]>([])
+        init(width: Int, height: Int) {
+            self.width = width
+            self.height = height
+        }
+        func open() throws(CaptureError) {}
+        func write(_ frame: UnsafeRawBufferPointer) throws(CaptureError) {
+            let centre = ((height / 2) * width + width / 2) * 4
+            frames.withLock { $0.append((frame.count, centre < frame.count ? frame[centre] : 0)) }
+        }
+        func close() throws(CaptureError) {}
+        var count: Int { frames.withLock { $0.count } }
+    }
+
+    /// A flat `width × height` RGBA frame of red `value`.
+    static func flat(_ value: UInt8, width: Int, height: Int) -> [UInt8] {
+        (0..<(width * height)).flatMap { _ in [value, 0, 0, 255] }
+    }
+
+    @Test func aStreamKeepsItsSizeWhileTheGovernorRendersSmaller() {
+        let fanout = FrameFanout(), outbox = NoticeOutbox()
+        let (w, h) = (64, 36), (sw, sh) = (35, 20)  // the governor at 55 %
+        let sink = TakingSink(width: w, height: h)
+        let out = FFmpegVideoOut(destination: .stream(url: "udp://127.0.0.1:9", audio: nil), width: w, height: h, fps: 32,
+                                 fanout: fanout, outbox: outbox, makeSink: { spec in
+                                     sink.spec.withLock { $0 = spec }
+                                     return sink
+                                 })
+        out.start()
+        // 30 frames at full size, 30 rendered smaller, 30 at full size again, one output frame each (32 fps, times n/32).
+        for n in 0..<90 {
+            let small = (30..<60).contains(n)
+            let red = UInt8(n < 30 ? 50 : small ? 150 : 250)
+            fanout.offer(Self.flat(red, width: small ? sw : w, height: small ? sh : h), width: small ? sw : w, height: small ? sh : h,
+                         time: Double(n) / 32)
+            let written = poll(seconds: 10) { sink.count == n + 1 }
+            #expect(written, "frame \(n) written")
+        }
+        #expect(!out.failed.load(ordering: .acquiring) && out.dropped == 0)
+        out.stop()
+        let frames = sink.frames.withLock { $0 }
+        #expect(sink.spec.withLock { $0 } == RecordingSpec(path: "", width: w, height: h, fps: 32))
+        #expect(frames.count == 90 && frames.allSatisfy { $0.bytes == w * h * 4 }, "every frame in the output's size: \(Set(frames.map(\.bytes)))")
+        #expect(frames.map(\.red) == [UInt8](repeating: 50, count: 30) + [UInt8](repeating: 150, count: 30) + [UInt8](repeating: 250, count: 30),
+                "the smaller frames' picture, scaled")
+        #expect(!outbox.drain().contains { if case .notice(_, .error) = $0 { return true } else { return false } }, "no error")
     }
 }
 
