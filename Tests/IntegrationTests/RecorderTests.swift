@@ -135,6 +135,33 @@ import Testing
         }
     }
 
+    /// A frame larger than the video (the window grew while recording) stops
+    /// the recording with a notice saying why; what was recorded is saved.
+    @Test func aFrameLargerThanTheVideoStopsTheRecordingWithANotice() throws {
+        final class CountingSink: VideoSink, @unchecked Sendable {
+            let writes = Atomic<Int>(0)
+            func open() throws(CaptureError) {}
+            func write(_ frame: UnsafeRawBufferPointer) throws(CaptureError) { writes.add(1, ordering: .relaxed) }
+            func close() throws(CaptureError) {}
+        }
+        let dir = LibraryTestDir()
+        let sink = CountingSink()
+        let r = Recorder(fps: 30, queueFrames: 4, directory: { dir.path }, makeSink: { _ in sink })
+        let (w, h) = (64, 36)
+        #expect(r.start(width: w, height: h))
+        for n in 0..<10 {
+            r.offer(Self.frame(n, width: w, height: h), width: w, height: h, time: Double(n) / 30)
+            _ = poll(seconds: 10) { sink.writes.load(ordering: .relaxed) == n + 1 }
+        }
+        r.offer(Self.frame(10, width: 80, height: 45), width: 80, height: 45, time: 10.0 / 30)
+        #expect(poll(seconds: 10) { !r.isRecording }, "the larger frame stops the recording")
+        #expect(r.waitUntilFinished(timeout: 10))
+        let notes = Self.noticeTexts(r)
+        #expect(notes == ["Recording stopped: the frame grew from 64x36 to 80x45 (a recording keeps the size it started with; "
+                          + "resize the window before recording)", "Recording saved: \(r.status.path ?? "?") (0.3 s, 0 dropped)"], "\(notes)")
+        #expect(sink.writes.load(ordering: .relaxed) == 10)
+    }
+
     /// The on-screen indicator counts the dropped frames once there are any.
     @Test func theRecordingBadgeShowsTheDroppedFrames() {
         let model = AppModel(library: LibraryModel(factory: testFactory))
