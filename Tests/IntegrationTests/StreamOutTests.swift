@@ -114,7 +114,13 @@ struct StreamOutTests {
         }
         try #require(poll(seconds: 90, every: 0.2) { rx.count > 0 || !app.isRunning } && app.isRunning,
                      "the receiver decodes the app's stream: \(app.stderr) \(rx.stderr)")
-        let a = try #require(stream())
+        // The first stats line that has the stream (the receiver may decode a frame before the app writes one).
+        var first: (t: Double, sent: Int, dropped: Int, width: Int)?
+        try #require(poll(seconds: 30, every: 0.1) {
+            first = stream()
+            return first != nil || !app.isRunning
+        } && app.isRunning, "\(app.stderr)")
+        let a = try #require(first)
         let rxA = rx.count
         try #require(poll(seconds: 60, every: 0.2) { (stream()?.t ?? 0) >= a.t + 10 || !app.isRunning } && app.isRunning, "\(app.stderr)")
         let b = try #require(stream())
