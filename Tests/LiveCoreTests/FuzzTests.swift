@@ -3,15 +3,16 @@ import TestSupport
 import Testing
 
 /// A bounded, deterministic run of the structure-aware fuzzer over every
-/// decoder (a few seconds each; `scripts/fuzz --minutes N` runs it long and
+/// decoder (1500 cases or 2 s each: a smoke check that keeps the unit tests'
+/// inner loop short; `scripts/fuzz --minutes N` is the real run, long, and
 /// keeps reproducers), and the replay of every reproducer kept in
 /// Tests/FuzzCorpus. Serialized: a crash handler records the case being run.
 @Suite(.serialized) struct FuzzTests {
     static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("FuzzCorpus")
     static let env = ProcessInfo.processInfo.environment
-    static let seconds = env["PHYSARUM_FUZZ_SECONDS"].flatMap(Double.init) ?? 5
-    static let maxCases = env["PHYSARUM_FUZZ_CASES"].flatMap(Int.init) ?? 4000
+    static let seconds = env["PHYSARUM_FUZZ_SECONDS"].flatMap(Double.init) ?? 2
+    static let maxCases = env["PHYSARUM_FUZZ_CASES"].flatMap(Int.init) ?? 1500
     static let seed = env["PHYSARUM_FUZZ_SEED"].flatMap(UInt64.init) ?? 1
     static let save = env["PHYSARUM_FUZZ_OUT"].map { URL(fileURLWithPath: $0) }
 
