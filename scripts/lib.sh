@@ -20,11 +20,13 @@ ensure_packages() {
 
 # Libraries the app links against (never a sound server: a user's desktop has its own).
 APP_PACKAGES=(pkg-config libpulse-dev libfftw3-dev libsdl2-dev libx11-dev libgl-dev libimgui-dev libsndfile1-dev libpng-dev librtmidi-dev libjack-jackd2-dev liblo-dev fonts-dejavu-core
-    libavahi-client-dev libspeechd-dev)
+    libavahi-client-dev libspeechd-dev ableton-link-dev libasio-dev)
 # What the tests add: a private PulseAudio daemon, a virtual X display, signal tools, ffmpeg,
 # a JACK server with the dummy backend (MIDI tests; CI has no ALSA sequencer) and liblo's oscsend/oscdump,
-# a private D-Bus + Avahi daemon (discovery) and speech-dispatcher (spoken feedback).
-TEST_PACKAGES=(pulseaudio pulseaudio-utils xvfb x11-apps x11-utils xdotool sox ffmpeg xauth jackd2 liblo-tools dbus-daemon avahi-daemon speech-dispatcher)
+# a private D-Bus + Avahi daemon (discovery), speech-dispatcher (spoken feedback) and Ableton Link's
+# LinkHut peer (ableton-link-utils; the Link tests build their second peer from the same library).
+TEST_PACKAGES=(pulseaudio pulseaudio-utils xvfb x11-apps x11-utils xdotool sox ffmpeg xauth jackd2 liblo-tools dbus-daemon avahi-daemon speech-dispatcher
+    ableton-link-utils)
 # Evaluation tooling only (scripts/onset-eval-set, scripts/onset-eval, scripts/onset-train; no test needs
 # them): real sampled drum kits, General MIDI soundfonts and their synthesiser, aubio's detectors as the
 # baseline. The tuning set uses hydrogen-drumkits* (some kits) and fluid-soundfont-gm; the held-out set other

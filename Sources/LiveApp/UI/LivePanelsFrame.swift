@@ -23,11 +23,14 @@ struct LivePanelsFrame {
         var time = 0.0
         /// The MIDI & live-control panel's status (nil: no live controls, e.g. a remote editor's window).
         var control: MidiPanel.Status?
+        /// The set list player's status (nil: no set list, e.g. a remote editor's window).
+        var setList: SetListStatus?
     }
 
     var editor = ParamEditor()
     var notices = NoticesPanel()
     var midi = MidiPanel()
+    var setList = SetListPanel()
     /// The menu bar's rectangle in the last frame (nil when hidden).
     private(set) var menuBar: UI.Rect?
     /// The control with the keyboard focus after the last frame (a rectangle
@@ -49,6 +52,7 @@ struct LivePanelsFrame {
             editor.draw(model: model, dispatch: dispatch)
             audio.drawUI(model: model, dispatch: dispatch)
             if let c = status.control { midi.draw(model: model, status: c, dispatch: dispatch) }
+            if let st = status.setList { setList.draw(model: model, status: st, dispatch: dispatch) }
         }
         liveSet.drawUI(model: model, dispatch: dispatch)
         if model.uiVisible && !model.live.allHidden {
@@ -69,6 +73,7 @@ struct LivePanelsFrame {
                 "Parameters": editor.rects, "Audio": model.audio.panelVisible ? audio.panel.rects : [:],
                 "Library": model.live.libraryPanelVisible ? liveSet.panels.library.rects : [:],
                 NoticesPanel.windowName: notices.rects, NoticesPanel.stripName: notices.rects,
+                SetListPanel.windowName: model.setList.panelVisible ? setList.rects : [:],
             ]
             focus = byPanel[focusPanel].flatMap { FocusedControl.key(in: $0, shownOnly: false) }
         }

@@ -17,6 +17,7 @@ enum MenuBar {
             if ig_menu_item("Audio panel", "A", model.audio.panelVisible, true) { dispatch(.audio(.togglePanel)) }
             if ig_menu_item("Library", "L", model.live.libraryPanelVisible, true) { dispatch(.live(.toggleLibraryPanel)) }
             if ig_menu_item("MIDI & live control", nil, model.control.panelVisible, true) { dispatch(.control(.togglePanel)) }
+            if ig_menu_item("Set list", "S", model.setList.panelVisible, true) { dispatch(.setList(.togglePanel)) }
             if ig_menu_item("Keys", "?", false, true) { dispatch(.live(.toggleKeyHelp)) }
             if "Notices (\(model.notices.history.count))".withCString({ ig_menu_item($0, nil, model.notices.windowOpen, true) }) {
                 dispatch(.toggleNoticesWindow)

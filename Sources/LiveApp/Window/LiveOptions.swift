@@ -48,8 +48,14 @@ struct LiveOptions: Sendable {
     /// Live control: OSC in on this UDP port, the feature stream out to HOST:PORT, MIDI off, the MIDI panel at start.
     var oscIn: Int?
     var oscOut: String?
+    /// `--osc-feedback HOST:PORT`: the app's values back to a tablet (configs/osc/tablet-layout.json).
+    var oscFeedback: String?
     var noMIDI = false
     var midiPanel = false
+    /// `--set-list-panel`: the set list panel open at start (S toggles it).
+    var setListPanel = false
+    /// `--verbose`: the MIDI libraries' own messages (JACK, ALSA, RtMidi) on stderr too.
+    var verbose = false
     /// Remote control: listen for a remote editor here (`--listen`).
     var listen: HostPort?
     /// The token remotes must send (`--token`; made up when listening beyond loopback).
@@ -114,9 +120,13 @@ struct LiveOptions: Sendable {
       --osc-in PORT         take OSC messages on this UDP port, every interface (docs/live-control.md);
                             0 = any free port (the state file names it); the session remembers it
       --osc-out HOST:PORT   send the audio features to HOST:PORT as OSC, one bundle per frame
+      --osc-feedback HOST:PORT  send the app's values to a tablet there (the layout in
+                            configs/osc/tablet-layout.json), so its faders follow; the session remembers it
       --no-midi             do not open MIDI ports (by default: the ALSA sequencer, else a running JACK
                             server; ports named "Physarum Live"; bindings in ~/.config/physarum/midi-bindings.json)
       --midi-panel          open the MIDI panel (bindings, learn, tempo sync, latency) at start
+      --set-list-panel      open the set list panel (cues, go/back/hold/skip) at start; S toggles it
+      --verbose             also print the MIDI libraries' own messages (JACK, ALSA, RtMidi) on stderr
       --max-agents N        most agents a remote may set (default: one million per core); more is
                             capped with a notice
 
@@ -166,8 +176,11 @@ struct LiveOptions: Sendable {
         o.maxAgents = try r.int("--max-agents", in: 1_000...8_000_000)
         o.oscIn = try r.int("--osc-in", in: 0...65535)
         if let t = try r.string("--osc-out") { o.oscOut = try HostPort.parse(t, option: "--osc-out", requireHost: true).description }
+        if let t = try r.string("--osc-feedback") { o.oscFeedback = try HostPort.parse(t, option: "--osc-feedback", requireHost: true).description }
         o.noMIDI = r.flag("--no-midi")
         o.midiPanel = r.flag("--midi-panel")
+        o.verbose = r.flag("--verbose")
+        o.setListPanel = r.flag("--set-list-panel")
         if let p = r.positionals().first { throw UsageError("unknown subcommand '\(p)' (see `physarum --help`)") }
         try r.finish()
         if o.noAudio && o.demo { throw UsageError("--no-audio and --demo cannot be combined") }

@@ -105,12 +105,17 @@ struct LiveStartup {
         if options.audioPanel || saved?.audioPanel == true { out.append(.audio(.togglePanel)) }
         // Live controls: OSC endpoints from the options, else the session; sync and offset from the session.
         out.append(.control(.setOSC(OSCSettings(inPort: options.oscIn ?? saved?.osc.inPort,
-                                                outTarget: options.oscOut ?? saved?.osc.outTarget))))
+                                                outTarget: options.oscOut ?? saved?.osc.outTarget,
+                                                feedbackTarget: options.oscFeedback ?? saved?.osc.feedbackTarget))))
         if let s = saved?.sync {
             out += [.control(.setSyncBars(s.bars)), .control(.setFadeBeats(s.fadeBeats)), .control(.setQuantize(s.quantize))]
         }
         if let ms = saved?.visualOffsetMs { out.append(.control(.setVisualOffset(ms))) }
+        if let l = saved?.link {
+            out += [.control(.setLinkQuantum(l.quantum)), .control(.setLinkStartStopSync(l.startStopSync)), .control(.setLink(l.enabled))]
+        }
         if options.midiPanel || saved?.midiPanel == true { out.append(.control(.togglePanel)) }
+        if options.setListPanel || saved?.setListPanel == true { out.append(.setList(.togglePanel)) }
         if options.noUI && model.uiVisible { out.append(.toggleUI) }
         if options.speak { out.append(.live(.toggleSpeech)) }
         return out

@@ -9,6 +9,7 @@ struct WindowEffects {
     let liveSet: LiveSet
     let audio: AudioShell
     let control: ControlShell
+    let setList: SetListShell
     let speech: WindowSpeech
     /// Ends the loop (the window closed, Ctrl+Q).
     let quit: () -> Void
@@ -31,6 +32,8 @@ struct WindowEffects {
             speech.speakHelp(model: model)
         case .control(let e):
             return control.perform(e)
+        case .setList(let e):
+            return setList.perform(e)
         case .reseed, .logNotice:
             break
         }

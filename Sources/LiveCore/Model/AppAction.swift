@@ -66,6 +66,8 @@ public enum AppAction: Equatable, Sendable {
     case audio(AudioAction)
     /// Live controls: MIDI bindings and learn, OSC, tempo sync, visual offset (AppModel+Control.swift).
     case control(ControlAction)
+    /// The set list: go, back, hold, skip, stop, and its editing (AppModel+SetList.swift).
+    case setList(SetListAction)
 }
 
 /// Work the app shell must do after an action (the model itself does no I/O).
@@ -88,4 +90,6 @@ public enum AppEffect: Equatable, Sendable {
     case speakHelp
     /// Bindings file and OSC endpoint work.
     case control(ControlEffect)
+    /// The set list file.
+    case setList(SetListEffect)
 }

@@ -31,6 +31,8 @@ public struct AppModel: Sendable {
     public var audio = AudioModel()
     /// MIDI bindings and learn, OSC, tempo sync, visual offset (AppModel+Control.swift).
     public var control = ControlState()
+    /// The set list: cues, transport, the panel (AppModel+SetList.swift).
+    public var setList = SetListState()
     /// `--agents N`: the agent count of every preset loaded (nil: each preset's own).
     public var agentOverride: Int? {
         didSet {
@@ -176,6 +178,8 @@ public struct AppModel: Sendable {
             return handleAudio(a)
         case .control(let a):
             return handleControl(a)
+        case .setList(let a):
+            return handleSetList(a)
         }
     }
 

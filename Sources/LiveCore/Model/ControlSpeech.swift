@@ -22,6 +22,7 @@ public enum ControlSpeech {
         let kind = colon.map { String(key[..<$0]) } ?? "", id = colon.map { String(key[key.index(after: $0)...]) } ?? key
         if ["window", "spectrum", "captureSource", "captureStatus", "beatLight"].contains(key) { return nil }
         if let d = AudioControlWords.describe(key, model: model) { return d }
+        if let d = SetListWords.describe(key, model: model) { return d }
         if ["route", "config", "sourceRow"].contains(kind) { return nil }  // the audio panel's: gone
         let words = ControlWordTable.words(id)
         let label = words?.label ?? humanized(id)

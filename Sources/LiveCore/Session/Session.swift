@@ -33,6 +33,10 @@ public struct Session: Equatable, Sendable {
     public var osc = OSCSettings()
     public var sync: TempoSyncSettings?
     public var visualOffsetMs: Double?
+    /// Ableton Link: joined, quantum, start/stop sync (nil: the defaults, not joined).
+    public var link: LinkSettings?
+    /// The set list panel was open.
+    public var setListPanel = false
     public var midiPanel = false
 
     /// `$XDG_STATE_HOME/physarum/session.json` (fallback `~/.local/state/physarum/`).
@@ -59,15 +63,21 @@ public struct Session: Equatable, Sendable {
         if let dwell { cycle.append(("dwell", .number(dwell))) }
         if let pinnedOnly { cycle.append(("pinnedOnly", .bool(pinnedOnly))) }
         if !cycle.isEmpty { m.append(("cycle", .object(cycle))) }
-        m.append(("panels", .object([("library", .bool(libraryPanel)), ("audio", .bool(audioPanel)), ("midi", .bool(midiPanel))])))
+        m.append(("panels", .object([("library", .bool(libraryPanel)), ("audio", .bool(audioPanel)), ("midi", .bool(midiPanel)),
+                                     ("setList", .bool(setListPanel))])))
         var live: [(String, JSONNode)] = []
         if let p = osc.inPort { live.append(("oscIn", .number(Double(p)))) }
         if let t = osc.outTarget { live.append(("oscOut", .string(t))) }
+        if let t = osc.feedbackTarget { live.append(("oscFeedback", .string(t))) }
         if let sync {
             live.append(("sync", .object([("bars", .number(Double(sync.bars))), ("fadeBeats", .number(sync.fadeBeats)),
                                           ("quantize", .bool(sync.quantize))])))
         }
         if let visualOffsetMs { live.append(("visualOffsetMs", .number(visualOffsetMs))) }
+        if let link {
+            live.append(("link", .object([("enabled", .bool(link.enabled)), ("quantum", .number(link.quantum)),
+                                          ("startStopSync", .bool(link.startStopSync))])))
+        }
         if !live.isEmpty { m.append(("liveControl", .object(live))) }
         return JSONWriter.pretty(.object(m))
     }
@@ -120,11 +130,13 @@ public struct Session: Equatable, Sendable {
             s.libraryPanel = p.bool("library") ?? false
             s.audioPanel = p.bool("audio") ?? false
             s.midiPanel = p.bool("midi") ?? false
+            s.setListPanel = p.bool("setList") ?? false
             _ = p.unknownMembers()
         }
         if var l = r.object("liveControl") {
             s.osc.inPort = l.int("oscIn", in: 0...65535)
             s.osc.outTarget = l.string("oscOut", maxLength: 300)
+            s.osc.feedbackTarget = l.string("oscFeedback", maxLength: 300)
             if var y = l.object("sync") {
                 var t = TempoSyncSettings()
                 t.bars = y.int("bars", in: TempoSyncSettings.barsRange) ?? t.bars
@@ -134,6 +146,14 @@ public struct Session: Equatable, Sendable {
                 s.sync = t
             }
             s.visualOffsetMs = l.number("visualOffsetMs", in: ControlState.visualOffsetRange)
+            if var k = l.object("link") {
+                var t = LinkSettings()
+                t.enabled = k.bool("enabled") ?? t.enabled
+                t.quantum = k.number("quantum", in: LinkSettings.quantumRange) ?? t.quantum
+                t.startStopSync = k.bool("startStopSync") ?? t.startStopSync
+                _ = k.unknownMembers()
+                s.link = t
+            }
             _ = l.unknownMembers()
         }
         _ = r.unknownMembers()

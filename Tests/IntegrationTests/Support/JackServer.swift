@@ -15,8 +15,9 @@ final class JackServer {
 
     static var available: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/jackd") }
 
-    init() throws {
-        name = "physarum-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    /// Starts a server named `name` (a new one by default; the name of one that died to bring it back).
+    init(name given: String? = nil) throws {
+        name = given ?? "physarum-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         log = FileManager.default.temporaryDirectory.appendingPathComponent("\(name).log")
         FileManager.default.createFile(atPath: log.path, contents: nil)
         let out = try FileHandle(forWritingTo: log)
@@ -35,6 +36,20 @@ final class JackServer {
 
     /// The environment a client needs to find this server.
     var environment: [String: String?] { ["JACK_DEFAULT_SERVER": name, "JACK_NO_AUDIO_RESERVATION": "1"] }
+
+    /// Kills the server at once (SIGKILL): it cannot tell its clients, and its socket stays behind.
+    func kill9() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            _ = poll(seconds: 10) { !process.isRunning }
+        }
+    }
+
+    /// The JACK ports now (`jack_lsp` on this server).
+    func ports() throws -> [String] {
+        let r = try PhysarumProcess.run(tool: "/usr/bin/jack_lsp", [], environment: ["JACK_DEFAULT_SERVER": name, "JACK_NO_START_SERVER": "1"])
+        return r.stdout.split(separator: "\n").map { String($0) }
+    }
 
     func stop() {
         if process.isRunning {
