@@ -66,37 +66,48 @@ import TestSupport
         return false
     }
 
-    @Test func tempoSetOnEitherSideReachesTheOther() throws {
-        let peer = try #require(LinkPeer(bpm: 128))
+    /// A peer already in its session for more than half a second at `bpm`, as
+    /// a DJ's is when the VJ joins: when two sessions meet, Link keeps the one
+    /// that is older by more than 0.5 s (ableton/link/Sessions.hpp,
+    /// SESSION_EPS), else the one with the lower random id. Polled on Link's clock.
+    static func establishedPeer(bpm: Double) throws -> LinkPeer {
+        let peer = try #require(LinkPeer(bpm: bpm))
         peer.enabled = true
+        let made = peer.now
+        _ = poll(seconds: 5) { peer.now - made > 700_000 }
+        return peer
+    }
+
+    @Test func tempoSetOnEitherSideReachesTheOther() throws {
+        let peer = try Self.establishedPeer(bpm: 128)
         defer { peer.enabled = false }
         let app = App()
         let start = ContinuousClock.now
         app.link.frameOrigin = start
         var i = 0
+        app.tracker.held = 100  // held before joining (a tap): not pushed to the session
+        _ = Self.tickUntil(app, seconds: 5, start: start, index: &i) { app.tempo.source == .tracker }
         app.session.apply(.control(.setLink(true)))
-        #expect(Self.tickUntil(app, seconds: 20, start: start, index: &i) { app.link.reading?.peers ?? 0 >= 1 && peer.peers >= 1 },
-                "the two peers find each other")
+        #expect(Self.tickUntil(app, seconds: 20, start: start, index: &i) {
+            app.link.reading?.peers ?? 0 >= 1 && peer.peers >= 1 && app.tempo.source == .link && abs(app.tempo.bpm - 128) < 0.01
+        }, "the two peers find each other; the app takes the session's tempo: \(app.tempo)")
+        #expect(abs(peer.state(at: peer.now, quantum: 4).bpm - 128) < 0.01, "a tempo held from before joining is not pushed")
         // Peer → app: the peer proposes 140 BPM.
         var t0 = ContinuousClock.now
         peer.propose(tempo: 140, at: peer.now)
         #expect(Self.tickUntil(app, seconds: 10, start: start, index: &i) { abs(app.tempo.bpm - 140) < 0.01 && app.tempo.source == .link })
         let toApp = (ContinuousClock.now - t0) / .seconds(1)
-        // App → peer: the tracker's held tempo changes (a tap); the app proposes it.
-        app.tracker.held = 100  // what the tracker held when joined is not proposed …
-        _ = Self.tickUntil(app, seconds: 0.2, start: start, index: &i) { false }
-        #expect(abs(peer.state(at: peer.now, quantum: 4).bpm - 140) < 0.01, "a tempo held from before is not pushed")
+        // App → peer: the tracker holds a new tempo (a tap, Lock, OSC /tempo); the app proposes it.
         t0 = ContinuousClock.now
-        app.tracker.held = 132  // … a new one is
+        app.tracker.held = 132
         #expect(Self.tickUntil(app, seconds: 10, start: start, index: &i) { abs(peer.state(at: peer.now, quantum: 4).bpm - 132) < 0.01 })
         let toPeer = (ContinuousClock.now - t0) / .seconds(1)
+        // Reported, not asserted (no durations in the suite: CI machines are busy).
         print(String(format: "Link tempo: peer → app %.3f s, app → peer %.3f s", toApp, toPeer))
-        #expect(toApp < 1 && toPeer < 1, "within a second each way")
     }
 
     @Test func aFourBarCycleSwitchesOnThePeersBarBoundary() throws {
-        let peer = try #require(LinkPeer(bpm: 128))
-        peer.enabled = true
+        let peer = try Self.establishedPeer(bpm: 128)
         defer { peer.enabled = false }
         // Frame times map to Link's clock from `origin` (set once the peers agree), so the
         // session runs on the pipeline's offline clock, faster than real time.
@@ -114,15 +125,14 @@ import TestSupport
         var last = app.session.model.currentPreset?.id
         while let tick = clock.next() {
             let r = app.session.tick(FrameTick(index: tick.index + 1, time: tick.time, dt: tick.dt))
-            if r.model.currentPreset?.id != last {
-                switches.append(tick.time)
-                last = r.model.currentPreset?.id
-            }
+            // The first tick jumps from the set-up tick (Link time 0) to `origin`: not a bar of the run.
+            if r.model.currentPreset?.id != last, tick.time > 0 { switches.append(tick.time) }
+            last = r.model.currentPreset?.id
         }
         // The peer's 4-bar boundaries (beats 16k at quantum 4) on the frame clock.
         let firstBeat = peer.state(at: origin, quantum: 4).beat
         let bars = (1...12).map { k in ((firstBeat / 16).rounded(.down) + Double(k)) * 16 }
-        let boundaries = bars.map { Double(peer.time(atBeat: $0, quantum: 4) - origin) / 1e6 }.filter { $0 > 0.5 && $0 < 39.5 }
+        let boundaries = bars.map { Double(peer.time(atBeat: $0, quantum: 4) - origin) / 1e6 }.filter { $0 > 1e-3 && $0 <= Double(60 * 40 - 1) / fps }  // reached by a tick after the first
         print("Link 4-bar switches at \(switches.map { String(format: "%.4f", $0) }) — peer boundaries \(boundaries.map { String(format: "%.4f", $0) })")
         #expect(switches.count == boundaries.count, "one switch per 4 bars: \(switches) vs \(boundaries)")
         for (s, b) in zip(switches, boundaries) {
@@ -131,8 +141,7 @@ import TestSupport
     }
 
     @Test func leavingLinkFallsBackToThePreviousTempoSource() throws {
-        let peer = try #require(LinkPeer(bpm: 128))
-        peer.enabled = true
+        let peer = try Self.establishedPeer(bpm: 128)
         defer { peer.enabled = false }
         let app = App()
         let start = ContinuousClock.now

@@ -40,11 +40,11 @@ import TestSupport
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("midi-stderr-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         let file = open(url.path, O_CREAT | O_TRUNC | O_WRONLY, 0o600)
         guard file >= 0 else { throw ShimTestError("cannot open \(url.path)") }
-        fflush(stderr)
+        fflush(nil)  // every stream (stderr among them)
         let saved = dup(2)
         dup2(file, 2)
         body()
-        fflush(stderr)
+        fflush(nil)  // every stream (stderr among them)
         dup2(saved, 2)
         Glibc.close(saved)
         Glibc.close(file)
@@ -71,7 +71,7 @@ import TestSupport
                     _ = try RtMidiDevice(.jack, output: false, client: "Physarum Probe", connectTo: nil, ownPort: "in")
                     texts.append("opened?")
                 } catch {
-                    texts.append(error.description)
+                    texts.append("\(error)")
                 }
             }
         }
@@ -92,7 +92,7 @@ import TestSupport
         MidiLibraryLog.install(verbose: false)
         var text = ""
         let printed = try Self.capturingStderr {
-            do { _ = try JackMidiClient(name: "Physarum Probe") } catch { text = error.description }
+            do { _ = try JackMidiClient(name: "Physarum Probe") } catch { text = "\(error)" }
         }
         #expect(text.contains("no JACK server answers"), "\(text)")
         #expect(printed.isEmpty, "no library noise on stderr: \(printed)")
@@ -105,7 +105,7 @@ import TestSupport
         let printed = try Self.capturingStderr {
             for output in [false, true, false] {
                 do { _ = try RtMidiDevice(.alsa, output: output, client: "Physarum Probe", connectTo: nil, ownPort: "p") } catch {
-                    texts.append(error.description)
+                    texts.append("\(error)")
                 }
             }
         }
@@ -130,7 +130,7 @@ import TestSupport
         #expect(MidiSystem.available(environment: env, sequencer: "/nonexistent", folders: [dir.path]) == .jack)
         // A regular file is not a server.
         #expect(MidiSystem.jackSocket(environment: ["JACK_DEFAULT_SERVER": "other"], folders: [dir.path]) == nil)
-        FileManager.default.createFile(atPath: dir.appendingPathComponent("jack_other_\(getuid())_0").path, contents: Data())
+        _ = FileManager.default.createFile(atPath: dir.appendingPathComponent("jack_other_\(getuid())_0").path, contents: Data())
         #expect(MidiSystem.jackSocket(environment: ["JACK_DEFAULT_SERVER": "other"], folders: [dir.path]) == nil)
         // JACK 2 (jackd2): <shm>/jack_<server>_<uid>_0
         let s2 = try LeftOverJackSocket(server: "studio2", folder: dir.path)

@@ -77,7 +77,7 @@ private func nameList(_ fill: (UnsafeMutablePointer<CChar>, Int) -> Int) -> [Str
     while true {
         var buffer = [CChar](repeating: 0, count: size)
         let needed = buffer.withUnsafeMutableBufferPointer { fill($0.baseAddress!, $0.count) }
-        if needed < size { return String(cString: buffer).split(separator: "\n").map(String.init) }
+        if needed < size { return cText(buffer).split(separator: "\n").map(String.init) }
         size = needed + 1
     }
 }
@@ -86,7 +86,12 @@ private func nameList(_ fill: (UnsafeMutablePointer<CChar>, Int) -> Int) -> [Str
 private func withErrorText<T>(_ body: (UnsafeMutablePointer<CChar>, Int) -> T) -> (T, String) {
     var buffer = [CChar](repeating: 0, count: 512)
     let result = buffer.withUnsafeMutableBufferPointer { body($0.baseAddress!, $0.count) }
-    return (result, String(cString: buffer))
+    return (result, cText(buffer))
+}
+
+/// The text in a C buffer, up to its terminating zero.
+private func cText(_ buffer: [CChar]) -> String {
+    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
 /// One RtMidi input or output (RtMidi's C++ API through MidiShim, every

@@ -11,7 +11,9 @@ extension MidiPanel {
         if UI.checkbox("Join the Link session", &on) { dispatch(.control(.setLink(on))) }
         rects["link"] = UI.lastItemRect
         UI.sameLine()
+        UI.pushID("link")  // help markers share the button id "?##help": one scope each
         rects["help:link"] = PreciseSlider.helpMarker("Link", Self.linkHelp).rect
+        UI.popID()
         if let r = reading {
             let beatInBar = Int(r.phase.rounded(.down)) + 1
             UI.text(String(format: "%d peer%@ · %.1f BPM · beat %d of %@%@", r.peers, r.peers == 1 ? "" : "s", r.bpm, beatInBar,

@@ -134,7 +134,9 @@ struct MidiPanel {
         if UI.checkbox("Mutate/randomize on the next beat", &q) { dispatch(.control(.setQuantize(q))) }
         rects["quantize"] = UI.lastItemRect
         UI.sameLine()
+        UI.pushID("quantize")
         rects["help:quantize"] = PreciseSlider.helpMarker("Quantise", "With a tempo locked, Mutate and Randomize wait for the next beat.").rect
+        UI.popID()
     }
 
     private mutating func latency(_ offset: Double, _ l: LatencyReadout, _ dispatch: (AppAction) -> Void) {

@@ -224,8 +224,9 @@ public struct SetListPlayer: Equatable, Sendable {
 /// The set list as a session source: after the live controls (it reads the
 /// tick's tempo), each tick plays the list (`SetListPlayer`), posts its
 /// actions (preset changes, morph steps, the cue it entered) and dims the
-/// frame for fade transitions. The window and headless hosts register the
-/// same type. Main thread only.
+/// frame for fade transitions. The live window registers it (through
+/// `SetListShell`, which also reads and saves the file); the headless host
+/// has no set list. Main thread only.
 public final class SetListSource: ActionSource {
     public private(set) var player = SetListPlayer()
     /// This tick's status (the panel, speech and the state file show it).
