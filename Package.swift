@@ -86,15 +86,20 @@ let package = Package(
             ]
         ),
 
+        // Stops the build when Storage, Engine or LiveCore imports a C module
+        // (SwiftPM's own import check does not cover system-library modules).
+        .plugin(name: "ModuleRules", capability: .buildTool()),
+
         // Swift modules.
         // Storage: strict JSON reading/writing, safe file reads, atomic
         // writes, the configs/ and XDG folder lookup (no C, no engine).
-        .target(name: "Storage"),
+        .target(name: "Storage", plugins: ["ModuleRules"]),
         .target(
             name: "Engine",
             dependencies: ["Storage"],
             swiftSettings: [.unsafeFlags(engineSwiftFlags)],
-            linkerSettings: [.linkedLibrary("m")]
+            linkerSettings: [.linkedLibrary("m")],
+            plugins: ["ModuleRules"]
         ),
         // GLEngine: the GPU backend (OpenGL 4.3 compute; shaders in
         // configs/shaders). Engine stays pure Swift.
@@ -113,7 +118,8 @@ let package = Package(
         // AudioReactive (and Storage); never on a C module.
         .target(
             name: "LiveCore",
-            dependencies: ["Engine", "AudioReactive", "Storage"]
+            dependencies: ["Engine", "AudioReactive", "Storage"],
+            plugins: ["ModuleRules"]
         ),
         .executableTarget(
             name: "LiveApp",

@@ -93,7 +93,8 @@ import TestSupport
         _ = pad.received()
         try OSCTools.send(port: port, "/physarum/param/effects.vignette", "f", "0.25")
         var fed: [MidiMessage] = []
-        #expect(poll(seconds: 30) { fed += pad.received(); return fed.contains(Self.cc(7, 32)) }, "feedback: \(fed)")
+        #expect(poll(seconds: 30) { fed += pad.received(); return fed.contains(Self.cc(7, 32)) },
+                "feedback: \(fed); vignette \(param("effects.vignette")); midi \(String(describing: midi)); jack: \(jack.logTail)")
         // MIDI clock from the controller (Start, then 24 pulses a beat at 128 BPM from a generator
         // thread) becomes the tempo source; the state shows it while the clock runs.
         let clockRunning = Atomic<Bool>(true)

@@ -22,7 +22,10 @@ final class JackServer {
         FileManager.default.createFile(atPath: log.path, contents: nil)
         let out = try FileHandle(forWritingTo: log)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/jackd")
-        process.arguments = ["-n", name, "--no-realtime", "-d", "dummy", "-r", "48000", "-p", "512"]
+        // A long client timeout (-t, ms): on a busy 2-core CI machine a client's
+        // process callback can wait seconds for a core; the test is about the
+        // app, not about JACK's handling of a starved client.
+        process.arguments = ["-n", name, "--no-realtime", "-t", "20000", "-d", "dummy", "-r", "48000", "-p", "512"]
         process.standardOutput = out
         process.standardError = out
         process.standardInput = FileHandle.nullDevice
@@ -49,6 +52,12 @@ final class JackServer {
     func ports() throws -> [String] {
         let r = try PhysarumProcess.run(tool: "/usr/bin/jack_lsp", [], environment: ["JACK_DEFAULT_SERVER": name, "JACK_NO_START_SERVER": "1"])
         return r.stdout.split(separator: "\n").map { String($0) }
+    }
+
+    /// The server's last lines (xruns, clients it removed), for a failure message.
+    var logTail: String {
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").suffix(15).joined(separator: "\n")
     }
 
     func stop() {
