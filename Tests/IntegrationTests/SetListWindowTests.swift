@@ -38,7 +38,8 @@ import Glibc
         var next: Int? { (list?["next"] as? [String: Any])?["index"] as? Int }
         var preset: String? { w.json?["preset"] as? String }
         func expectSoon(_ what: String, _ cond: () -> Bool) {
-            #expect(poll(seconds: 30, cond), "\(what): \(String(describing: list)), preset \(String(describing: preset)); \(w.app.stderr.suffix(1500))")
+            let ok = poll(seconds: 30, cond)
+            #expect(ok, "\(what): \(String(describing: list)), preset \(String(describing: preset)); \(w.app.stderr.suffix(1500))")
         }
         expectSoon("the list is read at start") { list?["cues"] as? Int == 4 && transport == "stopped" && list?["name"] as? String == "Booth" }
         // A locked tempo: 240 BPM, one bar a second.

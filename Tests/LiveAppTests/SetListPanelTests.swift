@@ -33,10 +33,22 @@ import TestSupport
         }
     }
 
+    /// Moves the focus to `key` with the arrows alone (from the top, row by row,
+    /// along each row and back) and presses Space on it.
     static func press(_ key: String, _ rig: Rig, _ ui: HeadlessImGui) {
-        for _ in 0..<80 where KeyboardNavigationTests.focused(rig.panel.rects) != key { ui.tap(ScanCode.down, rig.draw) }
-        for _ in 0..<80 where KeyboardNavigationTests.focused(rig.panel.rects) != key { ui.tap(ScanCode.up, rig.draw) }
-        #expect(KeyboardNavigationTests.focused(rig.panel.rects) == key, "the focus reaches \(key)")
+        func there() -> Bool { KeyboardNavigationTests.focused(rig.panel.rects) == key }
+        for _ in 0..<40 { ui.tap(ScanCode.up, rig.draw) }
+        rows: for _ in 0..<40 where !there() {
+            var moved = 0
+            for _ in 0..<8 {
+                ui.tap(ScanCode.right, rig.draw)
+                moved += 1
+                if there() { break rows }
+            }
+            for _ in 0..<moved { ui.tap(ScanCode.left, rig.draw) }
+            ui.tap(ScanCode.down, rig.draw)
+        }
+        #expect(there(), "the focus reaches \(key)")
         ui.tap(ScanCode.space, rig.draw)
     }
 
