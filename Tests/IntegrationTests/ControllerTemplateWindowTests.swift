@@ -79,18 +79,27 @@ import Glibc
             }
             #expect(poll(seconds: 30) { params.allSatisfy { abs(param($0.1.id) - $0.1.spec.max) < 1e-6 } },
                     "\(model.client): \(params.filter { abs(param($0.1.id) - $0.1.spec.max) >= 1e-6 }.map(\.1.id))")
-            // Its next-preset control.
-            let next = try #require(t.bindings.first { $0.target == .trigger(.next) })
+            // Its next-preset control, or (a template without one) its blackout switch.
+            let blackoutBefore = live?["blackout"] as? Bool
+            let trigger = try #require(t.bindings.first { $0.target == .trigger(.next) } ?? t.bindings.first { $0.target == .trigger(.blackout) },
+                                       "\(model.client): a next-preset or blackout control")
             let before = readJSON(state)?["preset"] as? String
-            switch next.control.kind {
+            switch trigger.control.kind {
             case .note:
-                pad.send(MidiMessage.noteOn(channel: next.control.channel, note: next.control.number, velocity: 127).bytes)
-                pad.send(MidiMessage.noteOff(channel: next.control.channel, note: next.control.number).bytes)
+                pad.send(MidiMessage.noteOn(channel: trigger.control.channel, note: trigger.control.number, velocity: 127).bytes)
+                pad.send(MidiMessage.noteOff(channel: trigger.control.channel, note: trigger.control.number).bytes)
             default:
-                pad.send(MidiMessage.controlChange(channel: next.control.channel, controller: next.control.number, value: 127).bytes)
-                pad.send(MidiMessage.controlChange(channel: next.control.channel, controller: next.control.number, value: 0).bytes)
+                pad.send(MidiMessage.controlChange(channel: trigger.control.channel, controller: trigger.control.number, value: 127).bytes)
+                pad.send(MidiMessage.controlChange(channel: trigger.control.channel, controller: trigger.control.number, value: 0).bytes)
             }
-            #expect(poll(seconds: 30) { (readJSON(state)?["preset"] as? String) != before }, "\(model.client): next preset")
+            if trigger.target == .trigger(.next) {
+                #expect(poll(seconds: 30) { (readJSON(state)?["preset"] as? String) != before }, "\(model.client): next preset")
+            } else {
+                #expect(poll(seconds: 30) { (live?["blackout"] as? Bool) != blackoutBefore }, "\(model.client): blackout")
+                if live?["blackout"] as? Bool == true { pad.send(trigger.control.kind == .note
+                    ? MidiMessage.noteOn(channel: trigger.control.channel, note: trigger.control.number, velocity: 127).bytes
+                    : MidiMessage.controlChange(channel: trigger.control.channel, controller: trigger.control.number, value: 127).bytes) }
+            }
             // Unplugged: the template goes with it.
             _ = pad
         }

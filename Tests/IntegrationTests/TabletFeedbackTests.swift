@@ -26,7 +26,19 @@ import TestSupport
         defer { w.app.stop() }
         // Every fader and toggle (the tempo once one is known) and the status lines.
         try OSCTools.send(port: w.port, "/physarum/tempo", "f", "120")
-        let addresses = layout.controls.filter { $0.kind != .button }.map(\.address) + ["/physarum/status/preset", "/physarum/status/setlist"]
+        // Those with a value here: not morph (a move, no lasting value), no route past the config's.
+        let routes = try #require(w.live?["routeDepths"] as? [Any]).count
+        let valued = layout.controls.filter { c in
+            guard c.kind != .button else { return false }
+            if c.target == "tempo" { return true }
+            switch ControlTarget(id: c.target) {
+            case .morph?, nil: return false
+            case .routeDepth(let i)?: return i < routes
+            default: return true
+            }
+        }
+        #expect(valued.count > 20, "\(valued.count) of the layout's \(layout.controls.count) controls")
+        let addresses = valued.map(\.address) + ["/physarum/status/preset", "/physarum/status/setlist"]
         #expect(poll(seconds: 30) { let t = dump.text; return addresses.allSatisfy { t.contains(" \($0) ") } },
                 "missing: \(addresses.filter { !dump.text.contains(" \($0) ") })")
         // A change made elsewhere comes back on its address.
