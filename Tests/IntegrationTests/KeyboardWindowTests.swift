@@ -16,15 +16,17 @@ import Testing
         let state: URL
         let home: URL
 
-        init(extra: [String] = []) throws {
+        /// `prepare` gets the home folder (XDG config, data, state) before the app starts.
+        init(extra: [String] = [], environment more: [String: String] = [:], prepare: (URL) throws -> Void = { _ in }) throws {
             display = try #require(PrivateDisplay(width: 1280, height: 720), "Xvfb is needed (scripts/test installs it)")
             home = makeTempDir("keyboard-window")
+            try prepare(home)
             state = home.appendingPathComponent("state.json")
             // A small field and few agents: the picture is not the point, and frames come quicker.
             app = try AppProcess(["--no-audio", "--no-session", "--size", "1280x720", "--field", "320x180", "--agents", "5000",
                                   "--state-file", state.path, "--state-interval", "0.05"] + extra,
                                  environment: ["DISPLAY": display.display, "XDG_STATE_HOME": home.path, "XDG_CONFIG_HOME": home.path,
-                                               "XDG_DATA_HOME": home.path, "XDG_CACHE_HOME": home.path])
+                                               "XDG_DATA_HOME": home.path, "XDG_CACHE_HOME": home.path].merging(more) { $1 })
             _ = poll(seconds: 90) { self.frame > 2 }
             // Keys go to the window under the pointer (no window manager): a spot clear of every panel.
             try LiveWindowTests.xdotool(["mousemove", "1270", "710"], display: display.display)
@@ -121,5 +123,34 @@ import Testing
         #expect(poll(seconds: 10) { openHelp() == "global.exposure" }, "Space opens the help popover: \(String(describing: w.controls?["openHelp"]))")
         w.press("Escape")
         #expect(poll(seconds: 10) { openHelp() == nil }, "Esc closes it")
+    }
+
+    /// Alt (a tap) and F10 take the focus to the menu bar (not the panel's
+    /// title bar); again, back to the panel. Ctrl+Tab, sent as one quick
+    /// chord, moves to the next open panel on its first control and never
+    /// leaves a text field taking keys (it did: the library's search field).
+    @Test func altAndF10GoToTheMenuBarCtrlTabCyclesPanelsActivatingNothing() throws {
+        let w = try Window(extra: ["--library-panel", "--audio-panel"])
+        #expect(w.frame > 2, "the window runs: \(w.app.stderr)")
+        var typing: Bool { w.focus?["typing"] as? Bool ?? true }
+        var panel: String? { w.focus?["panel"] as? String }
+        w.press("alt")
+        #expect(panel == "##MainMenuBar" && w.focused == "menu:View", "Alt: \(String(describing: w.focus))")
+        w.press("Right")
+        #expect(w.focused == "menu:Output", "Right: the next menu")
+        w.press("alt")
+        #expect(panel != "##MainMenuBar", "Alt again leaves the menu bar: \(String(describing: panel))")
+        w.press("F10")
+        #expect(panel == "##MainMenuBar" && w.focused == "menu:View", "F10: \(String(describing: w.focus))")
+        var visited: [String] = []
+        for _ in 0..<4 {
+            w.press("ctrl+Tab")
+            visited.append(panel ?? "")
+            #expect(!typing, "after Ctrl+Tab into \(visited.last!) no text field takes keys")
+            #expect(w.focused != nil, "a control of \(visited.last!) has the focus")
+        }
+        #expect(visited == ["Parameters", "Audio", "Library", "Parameters"], "in screen order, round: \(visited)")
+        w.press("ctrl+shift+Tab")
+        #expect(panel == "Library", "Ctrl+Shift+Tab goes back")
     }
 }

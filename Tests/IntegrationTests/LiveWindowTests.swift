@@ -1,4 +1,5 @@
 import Foundation
+import LiveCore
 import Testing
 import TestSupport
 
@@ -78,13 +79,19 @@ import TestSupport
         #expect(second.wait(seconds: 30) == 0, "SIGTERM is a quit: exit 0")
     }
 
-    /// Pixels close to ImGui's active title-bar blue (the editor panel's title) in a region.
+    /// Pixels of the default theme's title-bar colours (focused or not: the
+    /// editor panel's title) in the top left, where the editor's title bar
+    /// is: under the menu bar, and under the notices band while it shows
+    /// (the band pushes the panels down).
     static func panelPixels(_ shot: ScreenShot) -> Int {
+        let s = UITheme.standard.surface
+        let titles = [s.title, s.titleActive].map { c in [c.r, c.g, c.b].map { Int(($0 * 255).rounded()) } }
         var n = 0
-        for y in 30..<52 {
+        for y in 0..<240 {
             for x in 12..<440 {
                 let i = (y * shot.width + x) * 3
-                if abs(Int(shot.rgb[i]) - 41) < 10 && abs(Int(shot.rgb[i + 1]) - 74) < 10 && abs(Int(shot.rgb[i + 2]) - 122) < 10 { n += 1 }
+                let px = [Int(shot.rgb[i]), Int(shot.rgb[i + 1]), Int(shot.rgb[i + 2])]
+                if titles.contains(where: { t in zip(t, px).allSatisfy { abs($0 - $1) <= 1 } }) { n += 1 }
             }
         }
         return n

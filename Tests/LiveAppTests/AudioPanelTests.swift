@@ -51,6 +51,7 @@ import TestSupport
             ui.tap(ScanCode.left, rig.draw)
             ui.mods()
             #expect(abs(rig.model.audio.config.routes[0].depth - 0.286) < 1e-12)
+            ui.frames(20, rig.draw)  // the pointer rests on it: the wheel is the slider's
             ui.mods(alt: true)
             ui.wheel(1)
             ui.frame(rig.draw)

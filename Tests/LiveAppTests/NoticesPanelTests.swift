@@ -6,8 +6,8 @@ import Testing
 @testable import LiveCore
 @testable import LiveApp
 
-/// The library panel with the notices drawn as the window draws them (last,
-/// brought to the front), in real headless ImGui frames.
+/// The library panel with the notices drawn as the window draws them (the
+/// band under the top edge, the panels tiled below it), in real headless ImGui frames.
 final class NoticeRig: PanelDriving {
     let inner: LivePanelRig
     var notices = NoticesPanel()
@@ -25,9 +25,16 @@ final class NoticeRig: PanelDriving {
     }
 
     func draw() {
-        inner.draw()
         inner.shell.dispatch(.expireNotices(now: now))
-        notices.draw(inner.model.notices, now: now, displayWidth: 1280) { inner.shell.dispatch($0) }
+        let board = inner.model.notices
+        let band = NoticesPanel.band(board, top: 0, width: 1280)
+        var arrangement = PanelArrangement()
+        arrangement.layout(open: board.windowOpen ? [.library, .notices] : [.library],
+                           area: UI.Rect(x0: 0, y0: band?.y1 ?? 0, x1: 1280, y1: 900), widths: PanelWidths())
+        inner.panels.library.tile = arrangement.tiles[.library]
+        notices.tile = arrangement.tiles[.notices]
+        inner.draw()
+        notices.draw(board, now: now, band: band) { inner.shell.dispatch($0) }
     }
 
     func rect(_ name: String) throws -> UI.Rect {
@@ -38,11 +45,12 @@ final class NoticeRig: PanelDriving {
 @Suite(.serialized) struct NoticesPanelTests {
     static func overlaps(_ a: UI.Rect, _ b: UI.Rect) -> Bool { a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1 }
 
-    @Test func anExportErrorShowsOnTopOfTheLibraryPanelAndStays() throws {
+    @Test func anExportErrorShowsInTheBandAboveTheLibraryPanelWhichMovesDownAndItStays() throws {
         let dir = LibraryTestDir()
         try HeadlessImGui.run { ui in
             let rig = NoticeRig(dir: dir.path)
             ui.frames(2, rig.draw)
+            let panelBefore = try rig.rect("window")
             try rig.type(ui, into: "search", "cellar")
             try rig.click(ui, "row:factory:cellar")
             try rig.type(ui, into: "exportPath", "/proc/no-such-folder/cellar-with-a-long-enough-name-to-reach-across.json")
@@ -51,11 +59,10 @@ final class NoticeRig: PanelDriving {
             ui.frames(2, rig.draw)
             let error = try #require(rig.model.notices.items.last)
             #expect(error.level == .error && error.text.contains("/proc/no-such-folder"), "\(error.level): \(error.text)")
-            // The panel was just clicked (it came to the front); the strip is above it.
+            // The band pushes the panel down: nothing of the panel is under it.
             let strip = try rig.rect("strip"), panel = try rig.rect("window")
-            #expect(Self.overlaps(strip, panel), "strip \(strip) and panel \(panel) share pixels")
-            #expect(ig_window_display_index(NoticesPanel.stripName) > ig_window_display_index("Library"),
-                    "the notice is drawn after (over) the panel")
+            #expect(!Self.overlaps(strip, panel), "strip \(strip) and panel \(panel) share no pixels")
+            #expect(strip.y1 <= panel.y0 && panel.y0 > panelBefore.y0, "the panel moved down below the band: \(panelBefore) → \(panel)")
             _ = try rig.rect("notice:\(error.id)")
             // Errors do not fade.
             rig.now = 3600

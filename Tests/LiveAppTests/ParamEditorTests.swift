@@ -47,7 +47,8 @@ final class EditorRig {
             ui.frames(2, rig.draw)
             let r = try rig.rect(slider)
             ui.moveMouse(to: r.center)
-            ui.frames(2, rig.draw)
+            // The pointer rests on it (0.33 s of frames): then the wheel is the slider's, not the panel's.
+            ui.frames(20, rig.draw)
             try body(ui, rig)
         }
     }

@@ -48,6 +48,7 @@ import Testing
 
             var model = AppModel(presets: PresetCatalog.factory().presets)
             var editor = ParamEditor()
+            var menu = MenuBar()
             struct Step { var name: String; var popup: (x: Float, y: Float, text: String)?; var exposure: Double; var thumb: RGBAImage }
             let steps = [
                 Step(name: "first frame", popup: nil, exposure: 1.0, thumb: picture),
@@ -66,7 +67,7 @@ import Testing
                 _ = model.handle(.setParam(.exposure, step.exposure))
                 step.thumb.pixels.withUnsafeBytes { thumbnail.upload(pixels: $0.baseAddress!, width: w, height: h) }
                 ig_new_frame_sdl_gl()
-                MenuBar.draw(model: model, displayCount: 1) { _ in }
+                menu.draw(model: model, displayCount: 1, badges: []) { _ in }
                 editor.draw(model: model) { _ in }
                 if let p = step.popup {
                     ig_set_next_window_pos(p.x, p.y, 1, 0, 0)  // ImGuiCond_Always

@@ -38,6 +38,19 @@ import Testing
         }
     }
 
+    @Test func theSessionRemembersTheThemeOpacityPanelWidthsAndTheNoticesWindow() throws {
+        var s = Session()
+        s.ui = UISettings(theme: .darkRoom, panelOpacity: 0.93, panelWidths: PanelWidths([.audio: 610, .library: 380]))
+        s.noticesWindow = true
+        let back = try Session.decode(Data(s.jsonText.utf8), file: "session.json")
+        #expect(back.ui == s.ui && back.noticesWindow)
+        #expect(try Session.decode(Data(Session().jsonText.utf8), file: "session.json").ui == UISettings())
+        for bad in [#"{"format":1,"ui":{"theme":"neon"}}"#, #"{"format":1,"ui":{"panelOpacity":0.2}}"#,
+                    #"{"format":1,"ui":{"panelWidths":{"audio":-5}}}"#] {
+            #expect(throws: (any Error).self, "\(bad)") { try Session.decode(Data(bad.utf8), file: "session.json") }
+        }
+    }
+
     @Test func lettersTypedRightAfterATextFieldLostFocusFireNoShortcut() {
         var g = TypingGuard(pause: 1)
         func feed(_ keys: [KeyPress], _ focused: Bool, _ now: Double) -> [KeyPress] { g.filter(keys, textFocused: focused, now: now) }

@@ -43,3 +43,38 @@ import Testing
         #expect(!m.live.blackout && !m.live.allHidden && !m.live.keyHelpVisible && !m.live.slotPickerOpen)
     }
 }
+
+/// Alt (tap), F10 and Ctrl+Tab: the menu bar and the panels by keyboard.
+@Suite struct MenuAndPanelKeysTests {
+    @Test func altTappedAloneOrF10GoesToTheMenuBarEvenFromATextField() {
+        var tap = AltTap()
+        tap.altDown()
+        let tapped = tap.altUp()
+        #expect(tapped, "a tap")
+        tap.altDown()
+        tap.otherInput()  // Alt+click, Alt+arrow: a modifier
+        let modifier = tap.altUp()
+        #expect(!modifier)
+        let releaseAlone = tap.altUp()
+        #expect(!releaseAlone, "a release alone is no tap")
+        for textFocused in [false, true] {
+            #expect(KeyMap.action(for: KeyPress(key: .altTap), textFocused: textFocused) == .ui(.focusMenuBar))
+            #expect(KeyMap.action(for: KeyPress(key: .f10), textFocused: textFocused) == .ui(.focusMenuBar))
+            #expect(KeyMap.action(for: KeyPress(key: .tab, ctrl: true), textFocused: textFocused) == .ui(.cyclePanel(1)))
+            #expect(KeyMap.action(for: KeyPress(key: .tab, ctrl: true, shift: true), textFocused: textFocused) == .ui(.cyclePanel(-1)))
+        }
+        #expect(KeyMap.action(for: KeyPress(key: .tab), textFocused: false) == .toggleUI, "Tab alone still shows/hides the panels")
+    }
+
+    @Test func theModelHandsFocusMovesToTheShellAndKeepsTheLook() {
+        var m = AppModel(presets: [])
+        #expect(m.handle(.ui(.focusMenuBar)) == [.ui(.focusMenuBar)])
+        #expect(m.handle(.ui(.cyclePanel(-1))) == [.ui(.cyclePanel(-1))])
+        #expect(m.handle(.ui(.setTheme(.darkRoom))) == [.ui(.applyStyle(.darkRoom, opacity: 1))])
+        #expect(m.handle(.ui(.setTheme(.darkRoom))).isEmpty, "no change, no restyle")
+        #expect(m.handle(.ui(.setPanelOpacity(0.2))) == [.ui(.applyStyle(.darkRoom, opacity: UITheme.opacityRange.lowerBound))],
+                "clamped to where text keeps its contrast")
+        _ = m.handle(.ui(.setPanelWidth(.audio, 640)))
+        #expect(m.ui.panelWidths.width(.audio) == 640)
+    }
+}

@@ -1,6 +1,7 @@
 import AudioReactive
 import Engine
 import Testing
+import TestSupport
 @testable import LiveCore
 
 /// What spoken feedback says, frame by frame (no speech service here; the
@@ -73,5 +74,57 @@ import Testing
         for f in AudioTuning.fields {
             #expect(say(AudioControlWords.key(f))?.text == "\(f.label), \(AudioControlWords.valueText(f, m.audio.config.tuning[field: f]))")
         }
+    }
+}
+
+/// The panels' own words: menus, section headers, library rows, notices, the panel entered, a popover.
+@Suite struct PanelSpeechTests {
+    @Test func menusHeadersRowsAndNoticesAreSpokenWithTheirState() {
+        var m = AppModel(presets: [Preset(id: "t", name: "Test", params: PresetParams())])
+        let menus = MenuBarModel.menus(m, displayCount: 2)
+        let ctx = SpeechContext(expanded: ["header:Source"], menus: menus)
+        let say = { (key: String) in ControlSpeech.describe(key, model: m, context: ctx)?.text }
+        #expect(say("menu:View") == "View menu")
+        #expect(say("menuItem:View/Fullscreen") == "Fullscreen, F11, off")
+        #expect(say("menu:View/Theme") == "Theme, submenu")
+        #expect(say("menuItem:View/Theme/Dark room") == "Dark room, off")
+        #expect(say("menuItem:Output/Close projector window") == "Close projector window, unavailable")
+        #expect(say("header:Source") == "Source section, expanded")
+        #expect(say("header:Routes") == "Routes section, collapsed")
+        _ = m.handle(.notice("Export failed", .error))
+        _ = m.handle(.notice("Saved", .info))
+        let newest = m.notices.history.last!.id, older = m.notices.history.first!.id
+        #expect(say("row:\(newest)") == "Saved, notice 1 of 2")
+        #expect(say("row:\(older)") == "Error: Export failed, notice 2 of 2")
+        #expect(say("dismiss:\(older)") == "Dismiss Error: Export failed, button")
+        #expect(say("row:slot:0") == "Slot 1, empty")
+    }
+
+    /// A library row says its slot, name, pinned and playing; a factory row its name and the same states.
+    @Test func libraryRowsSayTheirSlotNamePinnedAndPlaying() {
+        var m = AppModel(library: LibraryModel(factory: testFactory))
+        m.run(.library(.saveToSlot(2, name: "Ocean drift")), .library(.togglePin("user:1")), .library(.togglePin("blue-storm")))
+        let say = { (m: AppModel, key: String) in ControlSpeech.describe(key, model: m, context: SpeechContext())?.text }
+        #expect(say(m, "row:slot:2") == "Slot 3, Ocean drift, pinned, playing")
+        #expect(say(m, "row:slot:3") == "Slot 4, empty")
+        #expect(say(m, "row:factory:blue-storm") == "Factory preset Blue Storm, pinned")
+        #expect(say(m, "row:factory:amber-drift") == "Factory preset Amber Drift")
+        m.run(.library(.togglePin("user:1")), .jumpTo("amber-drift"))
+        #expect(say(m, "row:slot:2") == "Slot 3, Ocean drift")
+        #expect(say(m, "row:factory:amber-drift") == "Factory preset Amber Drift, playing")
+    }
+
+    @Test func enteringAPanelSaysItsNameFirstAndAPopoverIsReadOnce() {
+        var f = SpeechFeedback()
+        #expect(f.frame(focus: ("menu:View", "View menu"), panel: "Menu bar", now: 0).map(\.text) == ["Menu bar, View menu"])
+        #expect(f.frame(focus: ("menu:Look", "Look menu"), panel: "Menu bar", now: 1).map(\.text) == ["Look menu"], "same panel: no name")
+        #expect(f.frame(focus: ("button:undo", "Undo, button"), panel: "Parameters panel", now: 2).map(\.text) == ["Parameters panel, Undo, button"])
+        #expect(f.popover(("Exposure", "Brightness.")).map(\.text) == ["Exposure help: Brightness."])
+        #expect(f.popover(("Exposure", "Brightness.")).isEmpty, "said once while it stays open")
+        #expect(f.popover(nil).isEmpty)
+        #expect(f.popover(("Exposure", "Brightness.")).count == 1, "and again when it opens again")
+        #expect(PanelLayout.spokenName(window: "##Menu_00") == "Menu bar")
+        #expect(PanelLayout.spokenName(window: "Notices") == "Notices window")
+        #expect(PanelLayout.spokenName(window: "Audio") == "Audio panel")
     }
 }

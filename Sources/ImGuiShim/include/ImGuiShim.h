@@ -219,6 +219,59 @@ void ig_draw_polyline(const float *xy, int points, unsigned int abgr, float thic
 void ig_fg_draw_rect_filled(float x0, float y0, float x1, float y1, unsigned int abgr, float rounding);
 void ig_fg_draw_text(float x, float y, unsigned int abgr, const char *text);
 
+/* ---- layout probe (ShimLayout.cpp) ----
+   While on, every widget drawn through this shim is recorded with its
+   rectangle, the rectangle its visible text takes and the box that text must
+   stay in (per widget kind: a button's frame less its padding, a slider's
+   frame, a section header after its arrow, plain text the window's visible
+   width …), in its window (tooltips, popups and menus are not recorded).
+   Read it after the frame; NewFrame clears it. */
+enum {
+    IG_PROBE_TEXT = 0, IG_PROBE_BUTTON, IG_PROBE_CHECK, IG_PROBE_SLIDER, IG_PROBE_SELECTABLE, IG_PROBE_COMBO,
+    IG_PROBE_HEADER, IG_PROBE_MENU, IG_PROBE_INPUT, IG_PROBE_TITLE, IG_PROBE_DRAWN_TEXT, IG_PROBE_TAB, IG_PROBE_OTHER
+};
+typedef struct {
+    const char *window; /* the root window's name; valid until the next frame */
+    const char *text;   /* the visible text ("" for none) */
+    int kind;           /* IG_PROBE_* */
+    bool visible;       /* wholly inside its window's visible height (not scrolled away) */
+    float item[4], text_rect[4], box[4]; /* x0, y0, x1, y1 */
+    float clip[4];      /* what of its window shows: the content area (or the menu bar) */
+} IgProbeItem;
+void ig_probe_enable(bool on);
+int ig_probe_count(void);
+bool ig_probe_get(int i, IgProbeItem *out);
+/* Root windows on screen (not popups, menus, tooltips or children): how many; then each one's name and rectangle. */
+int ig_probe_windows(void);
+const char *ig_probe_window(int i, float *xyxy);
+/* Draws `text` at (x, y) in the current window, recorded with the horizontal box [box_x0, box_x1] it must stay in. */
+void ig_probe_text_in(float x, float y, unsigned int abgr, const char *text, float box_x0, float box_x1);
+/* Records the last item (IG_PROBE_* kind) with `text` as its visible text. */
+void ig_probe_item(int kind, const char *text);
+
+/* ---- keyboard focus moves ---- */
+/* The keyboard focus to the main menu bar's first menu (highlighted, not opened); false when there is no menu bar. */
+bool ig_focus_main_menu_bar(void);
+/* The keyboard focus to window `name`'s first control (highlighted, not activated); false when it is not shown. */
+bool ig_focus_window_nav(const char *name);
+
+/* ---- item identity, time ---- */
+unsigned int ig_get_item_id(void);
+/* The right edge of the current window's room for items (scrollbar and padding kept clear), in screen pixels. */
+float ig_work_max_x(void);
+/* The name of the window being drawn ("##Menu_00" inside an open menu). */
+const char *ig_current_window_name(void);
+double ig_get_time(void);
+int ig_get_frame_count(void);
+
+/* ---- theme ---- */
+int ig_style_color_count(void);
+/* The style from a theme: `count` RGBA colours in ImGuiCol order; metrics at scale 1
+   (frame padding x, y; item spacing x, y; inner spacing; grab size; scrollbar size; rounding), then scaled. */
+void ig_style_set(const float *rgba, int count, const float *metrics, float scale);
+/* A square button `size` wide showing a padlock: closed and filled when locked, open when not. */
+bool ig_lock_button(const char *id, bool locked, float size);
+
 #ifdef __cplusplus
 }
 #endif

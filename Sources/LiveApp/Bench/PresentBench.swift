@@ -53,6 +53,7 @@ enum PresentBench {
         var frameIndex = 0
         var uiPixels = (redrawn: 0, composited: 0)
         var editor = ParamEditor()
+        var menu = MenuBar()
         // A real picture (a rendered frame), so upload costs are representative.
         var p = PresetParams()
         p[.agents] = 100_000
@@ -75,7 +76,7 @@ enum PresentBench {
                     _ = model.handle(.setParam(.exposure, 0.5 + Double(frameIndex % 120) / 100))
                 }
                 gui.beginFrame()
-                MenuBar.draw(model: model, displayCount: 1) { _ in }
+                menu.draw(model: model, displayCount: 1, badges: []) { _ in }
                 editor.draw(model: model) { _ in }
                 let boxes = gui.layerBoxes(max: 64)
                 work.pixels.withUnsafeMutableBytes { out in

@@ -17,7 +17,13 @@ struct PolledInput {
 /// queue for the next frame: Dear ImGui 1.86 reads keys as held-down state
 /// once per frame, so a press and release between two frames was never seen
 /// (keyboard navigation ignored such taps).
+///
+/// A tap of Alt alone (pressed and released with no other key, click or wheel
+/// between) becomes a `Key.altTap` press (`AltTap`): the menu bar's key.
 enum SDLEvents {
+    /// Alt taps span polls. Main thread only (SDL events).
+    nonisolated(unsafe) private static var altTap = AltTap()
+
     static func poll(forward: ((UnsafeRawPointer) -> Void)? = nil) -> PolledInput {
         var out = PolledInput()
         var e = SDL_Event()
@@ -36,7 +42,14 @@ enum SDLEvents {
             case SDL_WINDOWEVENT.rawValue:
                 if e.window.event == UInt8(SDL_WINDOWEVENT_CLOSE.rawValue) { out.closedWindows.append(e.window.windowID) }
                 if e.window.event == UInt8(SDL_WINDOWEVENT_SIZE_CHANGED.rawValue) { out.resized = true }
+            case SDL_KEYUP.rawValue:
+                let sc = e.key.keysym.scancode
+                if (sc == SDL_SCANCODE_LALT || sc == SDL_SCANCODE_RALT) && altTap.altUp() { out.keys.append(KeyPress(key: .altTap)) }
+            case SDL_MOUSEBUTTONDOWN.rawValue, SDL_MOUSEWHEEL.rawValue:
+                altTap.otherInput()
             case SDL_KEYDOWN.rawValue:
+                let sc = e.key.keysym.scancode
+                if sc == SDL_SCANCODE_LALT || sc == SDL_SCANCODE_RALT { altTap.altDown() } else { altTap.otherInput() }
                 let mod = UInt32(e.key.keysym.mod)
                 out.keys.append(KeyPress(
                     key: key(e.key.keysym.scancode),
@@ -63,6 +76,7 @@ enum SDLEvents {
         case SDL_SCANCODE_0: return .digit(0)
         case SDL_SCANCODE_F1: return .f1
         case SDL_SCANCODE_F3: return .f3
+        case SDL_SCANCODE_F10: return .f10
         case SDL_SCANCODE_F11: return .f11
         case SDL_SCANCODE_TAB: return .tab
         case SDL_SCANCODE_ESCAPE: return .escape

@@ -85,7 +85,7 @@ final class SpeechOutput: @unchecked Sendable {
             pending.withLock { $0 -= 1 }
             let notice = u.kind == .notice
             guard let c = notice ? box.notices : box.controls else { return }
-            if u.kind == .focus || u.kind == .help { spd_cancel(c) }
+            if u.kind == .focus || u.kind == .help || u.kind == .popover { spd_cancel(c) }
             if spd_say(c, notice ? SPD_MESSAGE : SPD_TEXT, u.text) < 0 {
                 problem.withLock { if $0.text == nil { $0.text = "speech-dispatcher refused a message" } }
             }

@@ -15,15 +15,19 @@ final class SpeechShell {
         self.feedback = feedback
     }
 
-    /// One frame: `focus` is the rectangle key of the control with the keyboard focus.
-    func frame(focus: String?, model: AppModel, now: Double) {
-        let words = focus.flatMap { key in ControlSpeech.describe(key, model: model).map { (key: key, text: $0.text) } }
-        for u in feedback.frame(focus: words, now: now) + feedback.notices(model.notices) { say(u) }
+    /// One frame: `focus` is the rectangle key of the control with the
+    /// keyboard focus, `panel` the id of the window holding it, `context` what
+    /// the panels drew (open sections, the help popover, the menus).
+    func frame(focus: String?, panel: String = "", context: SpeechContext = SpeechContext(), model: AppModel, now: Double) {
+        let words = focus.flatMap { key in ControlSpeech.describe(key, model: model, context: context).map { (key: key, text: $0.text) } }
+        let said = feedback.frame(focus: words, panel: PanelLayout.spokenName(window: panel), now: now)
+            + feedback.popover(context.popover) + feedback.notices(model.notices)
+        for u in said { say(u) }
     }
 
     /// Speaks the focused control's help (Ctrl+H).
-    func help(focus: String?, model: AppModel) {
-        guard let key = focus, let d = ControlSpeech.describe(key, model: model) else { return }
+    func help(focus: String?, model: AppModel, context: SpeechContext = SpeechContext()) {
+        guard let key = focus, let d = ControlSpeech.describe(key, model: model, context: context) else { return }
         say(feedback.help(label: d.text, hint: d.hint))
     }
 

@@ -11,14 +11,14 @@ extension AudioPanel {
     mutating func routes(_ model: AppModel, _ live: AudioLiveView, _ dispatch: (AppAction) -> Void) {
         let routes = model.audio.config.routes
         if button("Add route", "addRoute") { dispatch(.audio(.addRoute)) }
-        UI.sameLine()
+        UI.sameLineIfRoom(UI.buttonWidth("Apply default wiring"))
         if button("Apply default wiring", "defaultWiring") { dispatch(.audio(.applyDefaultWiring)) }
         if ig_is_item_hovered(0) { UI.tooltip("Replace the routes with the starter wiring (bass → speed, hits → glow and chaos, …)") }
-        UI.sameLine()
+        UI.sameLineIfRoom(UI.buttonWidth("Undo"))
         if button("Undo", "routesUndo", enabled: model.audio.history.canUndo) { dispatch(.audio(.undo)) }
-        UI.sameLine()
+        UI.sameLineIfRoom(UI.buttonWidth("Redo"))
         if button("Redo", "routesRedo", enabled: model.audio.history.canRedo) { dispatch(.audio(.redo)) }
-        if routes.isEmpty { UI.textDisabled("No routes: sound does not move the picture.") }
+        if routes.isEmpty { UI.wrappedText("No routes: sound does not move the picture.", UIStyle.theme.text.dim) }
         for (i, r) in routes.enumerated() {
             UI.pushID("route\(i)")
             routeRow(i, r, activity: i < live.activity.count ? live.activity[i] : 0, model, dispatch)
@@ -28,33 +28,35 @@ extension AudioPanel {
     }
 
     private mutating func routeRow(_ i: Int, _ r: Route, activity: Double, _ model: AppModel, _ dispatch: (AppAction) -> Void) {
-        let k = "route:\(i):"
-        // Line 1: mute, solo, source, mode, duplicate, remove.
+        let k = "route:\(i):", u = UI.unit
+        let check = ig_get_frame_height() + ig_style_item_spacing_x() + ig_calc_text_width("M")
+        // Line 1: mute, solo, source, mode, duplicate, remove (flowing onto more lines when narrow).
         var muted = r.muted
         if UI.checkbox("M", &muted) { dispatch(.audio(.toggleMute(i))) }
         record(k + "mute")
         if ig_is_item_hovered(0) { UI.tooltip("Mute: silence this route (kept and saved)") }
-        UI.sameLine()
+        UI.sameLineIfRoom(check)
         var solo = r.solo
         if UI.checkbox("S", &solo) { dispatch(.audio(.toggleSolo(i))) }
         record(k + "solo")
         if ig_is_item_hovered(0) { UI.tooltip("Solo: while any route is solo, only solo routes play (not saved)") }
-        UI.sameLine()
-        choiceCombo("source", r.source, width: 100, key: k + "source") { dispatch(.audio(.setSource(i, $0))) }
-        UI.sameLine()
-        choiceCombo("mode", r.mode, width: 96, key: k + "mode") { dispatch(.audio(.setMode(i, $0))) }
-        UI.sameLine()
+        let sourceWidth = min(100 * u, UI.lineRoom), modeWidth = min(96 * u, UI.lineRoom)
+        UI.sameLineIfRoom(sourceWidth)
+        choiceCombo("source", r.source, width: min(sourceWidth, UI.lineRoom), key: k + "source") { dispatch(.audio(.setSource(i, $0))) }
+        UI.sameLineIfRoom(modeWidth)
+        choiceCombo("mode", r.mode, width: min(modeWidth, UI.lineRoom), key: k + "mode") { dispatch(.audio(.setMode(i, $0))) }
+        UI.sameLineIfRoom(UI.buttonWidth("?"))
         UI.pushID("modeHelp")
         PreciseSlider.helpMarker("Source and mode", Self.routeHelp["source"]! + " " + Self.routeHelp["mode"]!)
         UI.popID()
-        UI.sameLine()
-        if UI.smallButton("Duplicate") { dispatch(.audio(.duplicateRoute(i))) }
+        UI.sameLineIfRoom(UI.buttonWidth("Duplicate"))
+        if UI.fittedButton("Duplicate", small: true) { dispatch(.audio(.duplicateRoute(i))) }
         record(k + "dup")
-        UI.sameLine()
-        if UI.smallButton("Remove") { dispatch(.audio(.removeRoute(i))) }
+        UI.sameLineIfRoom(UI.buttonWidth("Remove"))
+        if UI.fittedButton("Remove", small: true) { dispatch(.audio(.removeRoute(i))) }
         record(k + "remove")
         // Line 2: target picker.
-        UI.text("Target")
+        UI.fittedText("Target", room: labelWidth - ig_style_window_padding_x() - ig_style_item_spacing_x())
         UI.sameLine(labelWidth)
         targetPicker(i, r, dispatch)
         UI.sameLine()
@@ -63,7 +65,10 @@ extension AudioPanel {
         UI.popID()
         // Line 3: depth (precise editing) and the live activity meter.
         UI.pushID("depth")
-        if PreciseSlider.resetLabel("Depth", tooltip: "Double-click to reset to the saved depth") { dispatch(.audio(.resetDepth(i))) }
+        if PreciseSlider.resetLabel("Depth", tooltip: "Double-click to reset to the saved depth",
+                                    room: labelWidth - ig_style_window_padding_x() - ig_style_item_spacing_x()) {
+            dispatch(.audio(.resetDepth(i)))
+        }
         record(k + "depthLabel")
         UI.sameLine(labelWidth)
         let depthSpec = PreciseSlider.Spec(min: Route.depthRange.lowerBound, max: Route.depthRange.upperBound, format: "%.3f")
@@ -73,29 +78,29 @@ extension AudioPanel {
         UI.sameLine()
         PreciseSlider.helpMarker("Depth", Self.routeHelp["depth"]!)
         UI.popID()
-        UI.sameLine()
-        rects[k + "activity"] = AudioMeters.activity(activity, width: 70)
+        UI.sameLineIfRoom(min(70 * u, UI.lineRoom))
+        rects[k + "activity"] = AudioMeters.activity(activity, width: min(70 * u, UI.lineRoom))
         if ig_is_item_hovered(0) { UI.tooltip(String(format: "%+.3f of the target's range right now. ", activity) + Self.routeHelp["activity"]!) }
         // Line 4: shaping.
         shaping(i, r, dispatch)
     }
 
     private mutating func shaping(_ i: Int, _ r: Route, _ dispatch: (AppAction) -> Void) {
-        let k = "route:\(i):"
+        let k = "route:\(i):", u = UI.unit
         let smoothSpec = PreciseSlider.Spec(min: Route.smoothingRange.lowerBound, max: 2000, logarithmic: true, format: "smooth %.0f ms")
         UI.pushID("smoothing")
-        editSlider(r.smoothing ?? 0, smoothSpec, width: 150, dispatch) { .setSmoothing(i, $0) }
+        editSlider(r.smoothing ?? 0, smoothSpec, width: min(150 * u, UI.lineRoom), dispatch) { .setSmoothing(i, $0) }
         record(k + "smoothing")
         if ig_is_item_hovered(0) { UI.tooltip(Self.routeHelp["smoothing"]!) }
         UI.popID()
-        UI.sameLine()
+        UI.sameLineIfRoom(120 * u)
         UI.pushID("curve")
         let curveSpec = PreciseSlider.Spec(min: Route.curveRange.lowerBound, max: Route.curveRange.upperBound, logarithmic: true, format: "curve %.2f")
-        editSlider(r.curve, curveSpec, width: 120, dispatch) { .setCurve(i, $0) }
+        editSlider(r.curve, curveSpec, width: min(120 * u, UI.lineRoom), dispatch) { .setCurve(i, $0) }
         record(k + "curve")
         if ig_is_item_hovered(0) { UI.tooltip(Self.routeHelp["curve"]!) }
         UI.popID()
-        UI.sameLine()
+        UI.sameLineIfRoom(ig_get_frame_height() + ig_style_item_spacing_x() + ig_calc_text_width("Invert"))
         var inv = r.invert
         if UI.checkbox("Invert", &inv) { dispatch(.audio(.setInvert(i, inv))) }
         record(k + "invert")
@@ -109,7 +114,7 @@ extension AudioPanel {
     ) where T.RawValue == String {
         ig_set_next_item_width(width)
         let rect = Self.nextRect(width: width)
-        if UI.beginCombo("##" + id, preview: current.rawValue) {
+        if UI.beginCombo("##" + id, preview: ParamEditor.preview(current.rawValue, width: width)) {
             for c in T.allCases {
                 if UI.selectable(c.rawValue, selected: c == current) { pick(c) }
                 record(id + "Item:" + c.rawValue)
@@ -124,7 +129,8 @@ extension AudioPanel {
         ig_set_next_item_width(sliderWidth)
         rects["route:\(i):target"] = Self.nextRect(width: sliderWidth)
         let heightLarge: Int32 = 1 << 3
-        let open = "##target".withCString { l in RouteTargetCatalog.name(of: r.target.id).withCString { ig_begin_combo(l, $0, heightLarge) } }
+        let preview = ParamEditor.preview(RouteTargetCatalog.name(of: r.target.id), width: sliderWidth)
+        let open = "##target".withCString { l in preview.withCString { ig_begin_combo(l, $0, heightLarge) } }
         guard open else {
             if targetPickerOpen == i { targetPickerOpen = nil }
             return

@@ -25,6 +25,10 @@ struct AudioPanel {
     var targetPickerOpen: Int?
     /// Bring the window to the front on the next draw (set when it opens).
     var focusOnNextDraw = false
+    /// Where the window goes this frame (the shell's tile); nil: where the user left it.
+    var tile: UI.Rect?
+    /// Header keys of the sections open in the last frame.
+    private(set) var expanded: Set<String> = []
 
     /// Width of control labels and of sliders, set for the UI scale and the
     /// panel's width each frame (1×: 150 and 230 pixels).
@@ -44,46 +48,57 @@ struct AudioPanel {
         var dw: Float = 0, dh: Float = 0
         ig_get_display_size(&dw, &dh)
         let u = UI.unit
-        let panelWidth = min(width * u, dw - 24)
-        ig_set_next_window_pos(max(12, dw - panelWidth - 12), ig_get_frame_height() + 8, UI.Cond.firstUseEver, 0, 0)
-        ig_set_next_window_size(panelWidth, max(300, dh - ig_get_frame_height() - 16), UI.Cond.firstUseEver)
-        // Never larger than the window, and below the menu bar, at any UI scale.
-        ig_set_next_window_size_constraints(0, 0, dw - 24, dh - ig_get_frame_height() - 16)
+        if tile == nil {
+            let panelWidth = min(width * u, dw - 24)
+            ig_set_next_window_pos(max(12, dw - panelWidth - 12), ig_get_frame_height() + 8, UI.Cond.firstUseEver, 0, 0)
+            ig_set_next_window_size(panelWidth, max(300, dh - ig_get_frame_height() - 16), UI.Cond.firstUseEver)
+            // Never larger than the window, and below the menu bar, at any UI scale.
+            ig_set_next_window_size_constraints(0, 0, dw - 24, dh - ig_get_frame_height() - 16)
+        }
         defer { ig_end() }
-        guard UI.beginPanel("Audio", focus: &focusOnNextDraw) else { return }
+        expanded.removeAll(keepingCapacity: true)
+        guard UI.beginTiled("Audio", id: "Audio", tile: tile, focus: &focusOnNextDraw) else { return }
         rects["window"] = UI.currentWindowRect
         var aw: Float = 0, ah: Float = 0
         ig_get_content_region_avail(&aw, &ah)
-        // Labels take 150 design pixels, sliders the rest of the row (help button and spacing kept).
+        // Labels take up to 150 design pixels (40 % of a narrow panel), sliders the rest of the row less the help button.
         labelWidth = min(150 * u, aw * 0.4)
-        sliderWidth = max(3 * ig_get_frame_height(), min(230 * u, aw - labelWidth - 2 * ig_get_frame_height()))
+        sliderWidth = max(ig_get_frame_height(), min(230 * u, aw - labelWidth - UI.buttonWidth("?") - 2 * ig_style_item_spacing_x()))
         header(model, live)
-        rects["spectrum"] = AudioMeters.spectrum(live.meters, edges: model.audio.config.tuning.bandEdges, width: aw, height: 90)
+        rects["spectrum"] = AudioMeters.spectrum(live.meters, edges: model.audio.config.tuning.bandEdges, width: aw, height: 90 * u)
         AudioMeters.bands(live.meters, width: aw, rects: &rects)
         beatRow(live, model, dispatch)
-        if UI.collapsingHeader("Source") { sourceSection(model, live, dispatch) }
-        if UI.collapsingHeader("Controls") { controls(model, dispatch) }
-        if UI.collapsingHeader("Routes") { routes(model, live, dispatch) }
-        if UI.collapsingHeader("Configs") { configs(model, dispatch) }
+        if section("Source") { sourceSection(model, live, dispatch) }
+        if section("Controls") { controls(model, dispatch) }
+        if section("Routes") { routes(model, live, dispatch) }
+        if section("Configs") { configs(model, dispatch) }
         confirmation(model, dispatch)
+    }
+
+    /// A section header (title cut to the row); records "header:<title>" and whether it is open.
+    private mutating func section(_ title: String) -> Bool {
+        let open = ParamEditor.header(title)
+        record("header:" + title)
+        if open { expanded.insert("header:" + title) }
+        return open
     }
 
     private mutating func header(_ model: AppModel, _ live: AudioLiveView) {
         let source = model.audio.source ?? "default source"
-        UI.text("Capture: \(source)")
+        UI.wrappedText("Capture: \(source)")
         rects["captureSource"] = UI.lastItemRect
         var line = live.status
         if let c = live.capture {
             line += c.latency.map { String(format: "  ·  latency %.1f ms", $0 * 1000) } ?? "  ·  latency ?"
             line += "  ·  dropped \(c.dropped)"
         }
-        UI.textDisabled(line)
+        UI.wrappedText(line, UIStyle.theme.text.dim)
         rects["captureStatus"] = UI.lastItemRect
         if let l = live.latency {
-            UI.textDisabled("Sound → picture: " + l)
+            UI.wrappedText("Sound → picture: " + l, UIStyle.theme.text.dim)
             rects["latency"] = UI.lastItemRect
         }
-        if !live.enabled { UI.textColored("Master switch off: routes are ignored", 1, 0.75, 0.3) }
+        if !live.enabled { UI.wrappedText("Master switch off: routes are ignored", UIStyle.theme.text.warning) }
     }
 
     // MARK: source
@@ -92,24 +107,24 @@ struct AudioPanel {
         let a = model.audio
         if button("What the machine plays", "machine") { dispatch(.audio(.selectMachineOutput)) }
         if ig_is_item_hovered(0) { UI.tooltip("Capture the default output's monitor: whatever this computer plays") }
-        UI.sameLine()
+        UI.sameLineIfRoom(UI.buttonWidth("Microphone"))
         if button("Microphone", "microphone") { dispatch(.audio(.selectMicrophone)) }
         if ig_is_item_hovered(0) { UI.tooltip("Capture the default input (or the first one that is not a monitor)") }
-        UI.sameLine()
+        UI.sameLineIfRoom(UI.buttonWidth("Server default"))
         if button("Server default", "sourceDefault") { dispatch(.audio(.selectSource(nil))) }
-        UI.sameLine()
+        UI.sameLineIfRoom(UI.buttonWidth("Refresh"))
         if button("Refresh##sources", "refreshSources") { dispatch(.audio(.refreshSources)) }
-        if let p = a.sourcesProblem { UI.textColored(UI.wrap("Sources not listed: " + p, width: 60), 1, 0.55, 0.4) }
+        if let p = a.sourcesProblem { UI.wrappedText("Sources not listed: " + p, UIStyle.theme.text.error) }
         // Rows in the panel itself (see `configs`: keyboard reachable).
-        if a.sources.isEmpty { UI.textDisabled("(no sources listed yet)") }
+        if a.sources.isEmpty { UI.wrappedText("(no sources listed yet)", UIStyle.theme.text.dim) }
         for s in a.sources {
             var label = s.name
             if s.isMonitor { label += "  [monitor]" }
             if s.isDefault { label += "  (default)" }
             let current = s.name == a.source || (a.source == nil && s.isDefault)
-            if UI.selectable("\(label)##src:\(s.name)", selected: current) { dispatch(.audio(.selectSource(s.name))) }
+            if UI.fittedRow(label, id: "src:" + s.name, selected: current) { dispatch(.audio(.selectSource(s.name))) }
             rects["sourceRow:" + s.name] = UI.lastItemRect
-            if ig_is_item_hovered(0), !s.description.isEmpty { UI.tooltip(s.description) }
+            if ig_is_item_hovered(0) { UI.tooltip(s.description.isEmpty ? label : label + "\n" + s.description) }
         }
         ig_separator()
     }
@@ -119,12 +134,12 @@ struct AudioPanel {
     private mutating func controls(_ model: AppModel, _ dispatch: (AppAction) -> Void) {
         let c = model.audio.config
         checkboxRow("enabled", "Master", c.enabled) { dispatch(.audio(.setEnabled($0))) }
-        UI.sameLine(0, spacing: 24)
+        UI.sameLineIfRoom(ig_get_frame_height() + ig_calc_text_width("Auto-gain") + UI.buttonWidth("?") + 3 * ig_style_item_spacing_x())
         checkboxRow("autoGain", "Auto-gain", c.tuning.autoGain) { dispatch(.audio(.setAutoGain($0))) }
         sliderRow("reactivity", "Reactivity", c.reactivity, PreciseSlider.Spec(min: 0, max: 3, format: "%.2f"),
                   help: Self.controlHelp["reactivity"]!, reset: 1, dispatch) { .setReactivity($0) }
         for f in AudioTuning.fields where f.placement == .config { tuningRow(f, c.tuning, dispatch) }
-        UI.textDisabled("Tuning")
+        UI.fittedText("Tuning", color: UIStyle.theme.text.dim)
         for f in AudioTuning.fields where f.placement == .tuning { tuningRow(f, c.tuning, dispatch) }
     }
 
@@ -143,7 +158,10 @@ struct AudioPanel {
         var on = value
         UI.pushID(key)
         defer { UI.popID() }
-        if UI.checkbox(label, &on) { set(on) }
+        let room = UI.lineRoom - ig_get_frame_height() - UI.buttonWidth("?") - 2 * ig_style_item_spacing_x()
+        let (shown, cut) = UI.fit(label, room)
+        if UI.checkbox("\(shown)###\(label)", &on) { set(on) }
+        if cut, ig_is_item_hovered(0) { UI.tooltip(label) }
         rects[key] = UI.lastItemRect
         UI.sameLine()
         rects["help:" + key] = PreciseSlider.helpMarker(label, Self.controlHelp[key]!).rect
@@ -154,7 +172,9 @@ struct AudioPanel {
                                     reset: Double, _ dispatch: (AppAction) -> Void, _ set: (Double) -> AudioAction) {
         UI.pushID(key)
         defer { UI.popID() }
-        if PreciseSlider.resetLabel(label, tooltip: "Double-click to reset") { dispatch(.audio(set(reset))) }
+        if PreciseSlider.resetLabel(label, tooltip: "Double-click to reset", room: labelWidth - ig_style_window_padding_x() - ig_style_item_spacing_x()) {
+            dispatch(.audio(set(reset)))
+        }
         rects["label:" + key] = UI.lastItemRect
         UI.sameLine(labelWidth)
         editSlider(value, spec, width: sliderWidth, dispatch, set)
@@ -190,19 +210,19 @@ struct AudioPanel {
         ig_draw_rect_filled(x0 + 3, y0 + 3, x0 + h - 3, y0 + h - 3,
                             UI.color(red, 0.3 + 0.7 * b.beatPulse * (1 - b.barPulse), 0.2 + 0.3 * on, 0.35 + 0.65 * on), 3)
         UI.sameLine()
-        UI.text(b.tempo > 0 ? String(format: "%.1f BPM  (confidence %.2f)", b.tempo, b.confidence) : "tempo: listening…")
+        UI.wrappedText(b.tempo > 0 ? String(format: "%.1f BPM  (confidence %.2f)", b.tempo, b.confidence) : "tempo: listening…")
         record("tempo")
         if button("Tap", "beatTap") { dispatch(.audio(.beat(.tap))) }
         MidiLearn.gesture(.trigger(.tap), model: model, dispatch: dispatch)
         if ig_is_item_hovered(0) { UI.tooltip("Tap tempo (key T): taps set the tempo and put a beat on the last tap") }
-        UI.sameLine()
+        UI.sameLineIfRoom(UI.buttonWidth("x2"))
         if button("x2", "beatDouble") { dispatch(.audio(.beat(.double))) }
-        UI.sameLine()
+        UI.sameLineIfRoom(UI.buttonWidth("/2"))
         if button("/2", "beatHalf") { dispatch(.audio(.beat(.half))) }
-        UI.sameLine()
+        UI.sameLineIfRoom(UI.buttonWidth("Unlock"))
         if button(locked ? "Unlock" : "Lock", "beatLock") { dispatch(.audio(.beat(.lock(!locked)))) }
         if ig_is_item_hovered(0) { UI.tooltip("Lock: hold the tempo (the beats still follow the music's phase)") }
-        UI.sameLine()
+        UI.sameLineIfRoom(UI.buttonWidth("Bar"))
         if button("Bar", "beatBar") { dispatch(.audio(.beat(.resetBar))) }
         if ig_is_item_hovered(0) { UI.tooltip("The next beat is the first of a bar (the bar route source)") }
     }

@@ -14,11 +14,18 @@ enum FocusedControl {
         return r
     }
 
-    /// The name of the panel (ImGui window) holding the keyboard focus ("" when none).
-    static var windowName: String { String(cString: ig_nav_window_name()) }
+    /// The id of the panel (ImGui window) holding the keyboard focus: its
+    /// name, or the part after "###" of a name whose title may change ("" when none).
+    static var windowName: String {
+        let name = String(cString: ig_nav_window_name())
+        return name.range(of: "###").map { String(name[$0.upperBound...]) } ?? name
+    }
 
     /// Whether ImGui shows the focus highlight.
     static var highlighted: Bool { ig_nav_visible() }
+
+    /// Whether a text field is taking typing (a control was activated for text entry).
+    static var typing: Bool { ig_io_want_text_input() }
 
     /// The key of the control with the focus among `rects` (window and label rectangles left out).
     static func key(in rects: [String: UI.Rect], shownOnly: Bool = true) -> String? {

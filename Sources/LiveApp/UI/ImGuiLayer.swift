@@ -1,6 +1,7 @@
 import Foundation
 import Engine
 import ImGuiShim
+import LiveCore
 
 /// The ImGui context bound to an SDL window's GL context. Main thread only.
 final class ImGuiLayer {
@@ -13,7 +14,7 @@ final class ImGuiLayer {
         self.scale = scale
         ig_create_context()
         fontNotice = UIFonts.load(scale: scale)
-        ig_style_dark(Float(scale), 0.88)
+        UIStyle.apply(theme, opacity: opacity, scale: scale)
         ig_enable_keyboard_nav(true)  // arrows move between controls, Space presses, Esc closes (docs/keyboard.md)
         guard ig_init_sdl_gl(window.rawWindow, UnsafeMutableRawPointer(window.glContext), "#version 330 core") else {
             ig_destroy_context()
@@ -23,6 +24,20 @@ final class ImGuiLayer {
     }
 
     private(set) var fontNotice: String?
+    /// The theme and panel background opacity in use.
+    private(set) var theme = UITheme.standard
+    private(set) var opacity = UITheme.defaultOpacity
+
+    /// Records every widget's rectangles and text extents each frame (`layoutReport`), for `--state-file`.
+    func reportLayout(_ on: Bool) { ig_probe_enable(on) }
+
+    /// Restyles the panels (the next frame redraws the layer).
+    func setTheme(_ t: UITheme, opacity o: Double) {
+        theme = t
+        opacity = o
+        UIStyle.apply(t, opacity: o, scale: scale)
+        ig_ui_cache_invalidate()
+    }
 
     deinit {
         ig_ui_cache_release()
@@ -38,7 +53,7 @@ final class ImGuiLayer {
         _ = UIFonts.load(scale: s)
         ig_rebuild_fonts_gl()
         ig_ui_cache_invalidate()  // the new atlas may reuse the old texture name
-        ig_style_dark(Float(s), 0.88)
+        UIStyle.apply(theme, opacity: opacity, scale: s)
     }
 
     func beginFrame() { ig_new_frame_sdl_gl() }

@@ -36,6 +36,10 @@ struct LibraryPanel {
     /// The list's visible band this frame (rows outside it get no rect).
     private var listTop: Float = 0
     private var listBottom: Float = 0
+    /// Where the window goes this frame (the shell's tile); nil: where the user left it.
+    var tile: UI.Rect?
+    /// The list's scroll position at the end of the last frame.
+    private(set) var listScrollY: Float = 0
 
     /// What a row stands for.
     enum Selection: Equatable {
@@ -50,16 +54,18 @@ struct LibraryPanel {
         var dw: Float = 0, dh: Float = 0
         ig_get_display_size(&dw, &dh)
         let u = UI.unit, top = ig_get_frame_height() + 8
-        ig_set_next_window_pos(dw - 8, top, UI.Cond.firstUseEver, 1, 0)  // right edge, below the menu bar
-        ig_set_next_window_size(min(width * u, dw - 16), min(590 * u, dh - top - 8), UI.Cond.firstUseEver)
-        // Never larger than the window at any UI scale (the list scrolls).
-        ig_set_next_window_size_constraints(0, 0, dw - 16, dh - top - 8)
+        if tile == nil {
+            ig_set_next_window_pos(dw - 8, top, UI.Cond.firstUseEver, 1, 0)  // right edge, below the menu bar
+            ig_set_next_window_size(min(width * u, dw - 16), min(590 * u, dh - top - 8), UI.Cond.firstUseEver)
+            // Never larger than the window at any UI scale (the list scrolls).
+            ig_set_next_window_size_constraints(0, 0, dw - 16, dh - top - 8)
+        }
         defer { ig_end() }
         // Does not take focus when it first appears at start (the parameter editor keeps it).
-        guard UI.beginPanel("Library", focus: &focusOnNextDraw) else { return }
+        guard UI.beginTiled("Library", id: "Library", tile: tile, focus: &focusOnNextDraw) else { return }
         rects["window"] = UI.currentWindowRect
         if let problem = lib.loadProblem {
-            UI.textColored("Library file not loaded (kept as is): " + problem, 1, 0.45, 0.3)
+            UI.wrappedText("Library file not loaded (kept as is): " + problem, UIStyle.theme.text.error)
         }
         cycleControls(model, dispatch)
         UI.separator()
@@ -74,50 +80,62 @@ struct LibraryPanel {
     }
 
     private mutating func cycleControls(_ model: AppModel, _ dispatch: (AppAction) -> Void) {
+        let check = ig_get_frame_height() + ig_style_item_spacing_x()
         var on = model.playlistOn
         if UI.checkbox("Auto-cycle", &on) { dispatch(.togglePlaylist) }
         rects["cycle"] = UI.lastItemRect
         ParamEditor.hint("cycle")
-        UI.sameLine()
+        UI.sameLineIfRoom(check + ig_calc_text_width("Pinned only"))
         var pinned = model.live.cycle.pinnedOnly
         if UI.checkbox("Pinned only", &pinned) { dispatch(.live(.setPinnedOnly(pinned))) }
         rects["pinnedOnly"] = UI.lastItemRect
         ParamEditor.hint("pinnedOnly")
-        UI.sameLine()
         let r = CycleSettings.dwellRange
         let spec = PreciseSlider.Spec(min: r.lowerBound, max: r.upperBound, logarithmic: true, format: "dwell %.0f s")
-        for case .set(let dwell) in PreciseSlider.draw("##dwell", value: model.live.cycle.dwell, spec: spec, width: 110) {
+        let dwellWidth = 110 * UI.unit
+        UI.sameLineIfRoom(dwellWidth)
+        for case .set(let dwell) in PreciseSlider.draw("##dwell", value: model.live.cycle.dwell, spec: spec, width: min(dwellWidth, UI.lineRoom)) {
             dispatch(.live(.setDwell(dwell)))
         }
         rects["dwell"] = UI.lastItemRect
         ParamEditor.hint("dwell")
         if model.playlistOn, let t = untilNext {
-            UI.sameLine()
-            UI.textDisabled("next in \(Int(t.rounded(.up))) s")
+            let next = "next in \(Int(t.rounded(.up))) s"
+            UI.sameLineIfRoom(ig_calc_text_width(next))
+            UI.fittedText(next, color: UIStyle.theme.text.dim)
         }
     }
 
     private mutating func list(_ model: AppModel, _ dispatch: (AppAction) -> Void) {
         let lib = model.library
         let searching = !query.trimmingSpaces.isEmpty
-        let rowHeight: Float = 36  // thumbnail rows (64×36)
-        _ = "##rows".withCString { ig_begin_child($0, 0, 330, true, UI.WindowFlags.navFlattened) }
-        defer { ig_end_child() }
+        let u = UI.unit
+        let rowHeight: Float = 36 * u  // thumbnail rows (64×36 at 1×)
+        // The list takes what the buttons below it leave, at least three rows (the panel scrolls then).
+        var aw: Float = 0, ah: Float = 0
+        ig_get_content_region_avail(&aw, &ah)
+        let below = 6 * (ig_get_frame_height() + 2 * ig_style_item_spacing_x())
+        let listHeight = max(3 * rowHeight, min(330 * u, ah - below))
+        _ = "##rows".withCString { ig_begin_child($0, 0, listHeight, true, UI.WindowFlags.navFlattened) }
+        defer {
+            listScrollY = ig_get_scroll_y()
+            ig_end_child()
+        }
         var x: Float = 0, w: Float = 0
         ig_get_window_pos(&x, &listTop)
         ig_get_window_size(&w, &listBottom)
         listBottom += listTop
         if searching {
             let found = lib.search(query)
-            if found.isEmpty { UI.textDisabled("Nothing matches \"\(query)\"") }
+            if found.isEmpty { UI.wrappedText("Nothing matches \"\(query)\"", UIStyle.theme.text.dim) }
             for item in found {
                 if let s = item.slot { slotRow(s, lib.slots[s], model, rowHeight, dispatch) } else { factoryRow(item, model, dispatch) }
             }
             return
         }
-        UI.textDisabled("Your slots (keys 1…0, Shift+1…0, G for all)")
+        UI.wrappedText("Your slots (keys 1…0, Shift+1…0, G for all)", UIStyle.theme.text.dim)
         for s in 0..<LibraryDocument.slotCount { slotRow(s, lib.slots[s], model, rowHeight, dispatch) }
-        UI.textDisabled("Factory presets")
+        UI.fittedText("Factory presets", color: UIStyle.theme.text.dim)
         for item in lib.items where item.slot == nil { factoryRow(item, model, dispatch) }
     }
 
@@ -126,7 +144,7 @@ struct LibraryPanel {
         defer { UI.popID() }
         var height: Float = 0
         if let slot, let tex = thumbnailTexture?(slot.preset.id) {
-            ig_image(tex, 64, rowHeight)
+            ig_image(tex, rowHeight * 16 / 9, rowHeight)
             rects["thumb:slot:\(i)"] = UI.lastItemRect
             UI.sameLine()
             height = rowHeight
@@ -139,7 +157,7 @@ struct LibraryPanel {
             label = "\(i + 1). —"
         }
         let current = slot != nil && model.currentPreset?.id == slot?.preset.id
-        if "\(label)##row".withCString({ ig_selectable($0, selection == .slot(i) || current, 0, 0, height) }) {
+        if UI.fittedRow(label, id: "row", selected: selection == .slot(i) || current, height: height) {
             selection = .slot(i)
             if let slot {
                 name = slot.preset.name
@@ -157,12 +175,13 @@ struct LibraryPanel {
         let label = (item.pinned ? "● " : "") + p.name + tags
         var height: Float = 0
         if let tex = thumbnailTexture?(p.id) {
-            ig_image(tex, 64, 36)
+            let h = 36 * UI.unit
+            ig_image(tex, h * 16 / 9, h)
             rects["thumb:factory:" + p.id] = UI.lastItemRect
             UI.sameLine()
-            height = 36
+            height = h
         }
-        if "\(label)##row".withCString({ ig_selectable($0, selection == .factory(p.id) || model.currentPreset?.id == p.id, 0, 0, height) }) {
+        if UI.fittedRow(label, id: "row", selected: selection == .factory(p.id) || model.currentPreset?.id == p.id, height: height) {
             selection = .factory(p.id)
             dispatch(.jumpTo(p.id))
         }
@@ -193,22 +212,22 @@ struct LibraryPanel {
             dispatch(.library(.saveToSlot(slot!, name: n)))
         }
         ParamEditor.hint("save")
-        UI.sameLine()
+        UI.sameLineIfRoom(UI.buttonWidth("Rename"))
         if button("Rename", "rename", enabled: occupied) { dispatch(.library(.renameSlot(slot!, name))) }
-        UI.sameLine()
+        UI.sameLineIfRoom(UI.buttonWidth("↑"))
         if button("↑", "up", enabled: slot.map { $0 > 0 } ?? false) {
             dispatch(.library(.moveSlot(slot!, by: -1)))
             selection = .slot(slot! - 1)
         }
-        UI.sameLine()
+        UI.sameLineIfRoom(UI.buttonWidth("↓"))
         if button("↓", "down", enabled: slot.map { $0 < LibraryDocument.slotCount - 1 } ?? false) {
             dispatch(.library(.moveSlot(slot!, by: 1)))
             selection = .slot(slot! + 1)
         }
-        UI.sameLine()
         let pinned = pinID.map(lib.isPinned) ?? false
+        UI.sameLineIfRoom(UI.buttonWidth("Unpin"))
         if button(pinned ? "Unpin" : "Pin", "pin", enabled: pinID != nil) { dispatch(.library(.togglePin(pinID!))) }
-        UI.sameLine()
+        UI.sameLineIfRoom(UI.buttonWidth("Delete"))
         if button("Delete", "delete", enabled: occupied) { dispatch(.library(.deleteSlot(slot!))) }
     }
 
@@ -220,15 +239,14 @@ struct LibraryPanel {
         case nil: model.currentPreset?.id
         }
         if let path = FormRows.path("export", button: "Export", &exportPath, hint: "Export to file or folder",
-                                    width: width - 110, enabled: exportID != nil, rects: &rects) {
+                                    enabled: exportID != nil, rects: &rects) {
             dispatch(.library(.exportPreset(id: exportID!, path: path)))
         }
-        if let path = FormRows.path("import", button: "Import", &importPath, hint: "Preset JSON file to import",
-                                    width: width - 110, rects: &rects) {
+        if let path = FormRows.path("import", button: "Import", &importPath, hint: "Preset JSON file to import", rects: &rects) {
             dispatch(.library(.importPreset(path: path)))
         }
         if button("Keep only pinned", "keepPinned", enabled: lib.userCount > 0) { dispatch(.library(.keepOnlyPinned)) }
-        UI.sameLine()
+        UI.sameLineIfRoom(UI.buttonWidth("Reset to factory"))
         if button("Reset to factory", "reset", enabled: true) { dispatch(.library(.resetToFactory)) }
     }
 

@@ -12,6 +12,9 @@ extension UI {
         static let button: Int32 = 21
     }
 
+    /// The name of the window being drawn ("##Menu_00" inside an open menu).
+    static var currentWindowName: String { String(cString: ig_current_window_name()) }
+
     /// The rectangle of the window being drawn.
     static var currentWindowRect: Rect {
         var r = Rect(x0: 0, y0: 0, x1: 0, y1: 0)
@@ -49,7 +52,7 @@ struct KeyHelpOverlay {
         let keyColumn = ig_style_window_padding_x() + (KeyMap.bindings.map { ig_calc_text_width($0.keys) }.max() ?? 0)
             + 2 * ig_style_item_spacing_x()
         for b in KeyMap.bindings {
-            UI.textColored(b.keys, 1, 0.8, 0.35)
+            UIStyle.text(b.keys, UIStyle.theme.text.accent)
             rects["line:" + b.keys] = UI.lastItemRect
             UI.sameLine(keyColumn)
             UI.text(b.help)
@@ -132,8 +135,9 @@ enum LiveIndicators {
         for b in badges(model: model, recording: recording, untilNext: untilNext) {
             let w = b.text.withCString { ig_calc_text_width($0) }
             let x = dw - w - 18
-            ig_fg_draw_rect_filled(x - 8, y - 4, x + w + 8, y + 20, UI.color(0, 0, 0, 0.6), 4)
-            b.text.withCString { ig_fg_draw_text(x, y, b.red ? UI.color(1, 0.25, 0.2) : UI.color(0.9, 0.9, 0.9), $0) }
+            let t = UIStyle.theme
+            ig_fg_draw_rect_filled(x - 8, y - 4, x + w + 8, y + 20, UIStyle.word(t.surface.popup), 4)
+            b.text.withCString { ig_fg_draw_text(x, y, UIStyle.word(b.red ? t.text.error : t.text.normal), $0) }
             y -= 28
         }
     }
@@ -160,6 +164,7 @@ struct LivePanels {
         if model.uiVisible && libraryOpen { library.draw(model: model, dispatch: dispatch) }
         if model.live.slotPickerOpen { slotPicker.draw(model: model, dispatch: dispatch) }
         if model.live.keyHelpVisible { keyHelp.draw(dispatch: dispatch) }
-        LiveIndicators.draw(model: model, recording: recording, untilNext: cycle?.untilNext)
+        // With the panels shown the badges sit in the menu bar (LivePanelsFrame), clear of every panel.
+        if !model.uiVisible { LiveIndicators.draw(model: model, recording: recording, untilNext: cycle?.untilNext) }
     }
 }

@@ -10,7 +10,7 @@ enum MidiLearn {
         if model.control.learning == target {
             if ig_is_item_hovered(0) { UI.tooltip("MIDI learn: move a knob, fader or pad to bind it (right-click again to cancel)") }
             UI.sameLine()
-            UI.textColored("MIDI?", 1, 0.6, 0.1)
+            UIStyle.text("MIDI?", UIStyle.theme.text.warning)
         } else if ig_is_item_hovered(0), ig_is_mouse_clicked(1) == false, let b = model.control.bindings.first(where: { $0.target == target }) {
             UI.tooltip("MIDI: \(b.control.label) (\(b.mode.label)); right-click to learn again")
         }

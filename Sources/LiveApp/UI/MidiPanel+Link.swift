@@ -6,7 +6,7 @@ import LiveCore
 /// transport. Rect keys: "link", "linkQuantum", "linkStartStop", "linkStart", "linkStop".
 extension MidiPanel {
     mutating func link(_ settings: LinkSettings, _ reading: LinkReading?, _ dispatch: (AppAction) -> Void) {
-        guard section("Ableton Link", "header:link") else { return }
+        guard section("Ableton Link", "header:Ableton Link") else { return }
         var on = settings.enabled
         if UI.checkbox("Join the Link session", &on) { dispatch(.control(.setLink(on))) }
         rects["link"] = UI.lastItemRect

@@ -23,67 +23,79 @@ struct MidiPanel {
                                                 + SetListCommand.allCases.map { .trigger(.setList($0)) }
                                                 + (0..<24).map { .trigger(.slot($0)) }
     var actionChoice = 0
-    /// Item rectangles by key: "cancelLearn", "learnChoice", "learnAction",
-    /// "header:bindings|tempo|latency|osc", "binding:i:mode|low|high|delete",
+    /// Item rectangles by key: "window", "cancelLearn", "learnChoice", "learnAction",
+    /// "header:Bindings|Tempo sync|Latency|OSC", "binding:i:mode|low|high|delete",
     /// "syncBars", "fadeBeats", "quantize", "visualOffset".
     var rects: [String: UI.Rect] = [:]
     /// The sections open in the last frame (their header keys).
     private(set) var openSections: Set<String> = []
+    /// Where the window goes this frame (the shell's tile); nil: where the user left it.
+    var tile: UI.Rect?
 
     mutating func draw(model: AppModel, status: Status, dispatch: (AppAction) -> Void) {
         guard model.control.panelVisible else { return }
         var open = true
         var dw: Float = 0, dh: Float = 0
         ig_get_display_size(&dw, &dh)
-        // First use: centred under the menu bar, clear of the parameter editor (left) and audio panel (right).
-        ig_set_next_window_pos(0.5 * dw, ig_get_frame_height() + 8, UI.Cond.firstUseEver, 0.5, 0)
-        ig_set_next_window_size(min(520, max(300, dw - 40)), min(560, max(200, dh - 60)), UI.Cond.firstUseEver)
+        let u = UI.unit
+        if tile == nil {
+            // First use: centred under the menu bar.
+            ig_set_next_window_pos(0.5 * dw, ig_get_frame_height() + 8, UI.Cond.firstUseEver, 0.5, 0)
+            ig_set_next_window_size(min(520 * u, max(300, dw - 40)), min(560 * u, max(200, dh - 60)), UI.Cond.firstUseEver)
+        }
         defer { ig_end() }
-        guard ig_begin("MIDI & live control", &open, 0) else {
+        var noFocus = false
+        rects.removeAll()
+        openSections.removeAll()
+        guard UI.beginTiled("MIDI & live control", id: Self.windowID, tile: tile, open: &open, focus: &noFocus) else {
             if !open { dispatch(.control(.togglePanel)) }
             return
         }
         if !open { dispatch(.control(.togglePanel)) }
-        rects.removeAll()
-        openSections.removeAll()
-        let c = model.control
+        rects["window"] = UI.currentWindowRect
+        let c = model.control, t = UIStyle.theme.text
         UI.textWrapped(status.midi)
         if !status.inputs.isEmpty { UI.textWrapped("Controllers: " + status.inputs.joined(separator: ", ")) }
-        if let t = c.learning {
-            UI.textColored("Learning \"\(t.label)\": move a knob, fader or pad…", 1, 0.6, 0.1)
-            UI.sameLine()
-            if UI.smallButton("Cancel") { dispatch(.control(.cancelLearn)) }
+        if let l = c.learning {
+            UI.wrappedText("Learning \"\(l.label)\": move a knob, fader or pad…", t.warning)
+            if UI.fittedButton("Cancel", small: true) { dispatch(.control(.cancelLearn)) }
             rects["cancelLearn"] = UI.lastItemRect
         } else {
-            UI.textDisabled("Right-click a slider, route depth or button and move a control to bind it.")
+            UI.wrappedText("Right-click a slider, route depth or button and move a control to bind it.", t.dim)
         }
-        ig_set_next_item_width(220)
+        let learnWidth = min(220 * u, UI.lineRoom)
+        ig_set_next_item_width(learnWidth)
         let choice = Self.actionTargets.indices.contains(actionChoice) ? Self.actionTargets[actionChoice] : Self.actionTargets[0]
-        if UI.beginCombo("##learnAction", preview: choice.label) {
+        if UI.beginCombo("##learnAction", preview: ParamEditor.preview(choice.label, width: learnWidth)) {
             for (i, t) in Self.actionTargets.enumerated() where UI.selectable(t.label, selected: i == actionChoice) { actionChoice = i }
             ig_end_combo()
         }
         rects["learnChoice"] = UI.lastItemRect
-        UI.sameLine()
-        if UI.button("Learn action") { dispatch(.control(.learn(choice))) }
+        UI.sameLineIfRoom(UI.buttonWidth("Learn action"))
+        if UI.fittedButton("Learn action") { dispatch(.control(.learn(choice))) }
         rects["learnAction"] = UI.lastItemRect
         bindings(c.bindings, dispatch)
         tempo(c.sync, status.tempo, dispatch)
         link(c.link, status.link, dispatch)
         latency(c.visualOffsetMs, status.latency, dispatch)
-        if section("OSC", "header:osc") { UI.textWrapped(status.osc) }
-        if let p = c.bindingsFileProblem { UI.textColored(p, 1, 0.35, 0.3) }
+        if section("OSC", "header:OSC") { UI.textWrapped(status.osc) }
+        if let p = c.bindingsFileProblem { UI.wrappedText(p, t.error) }
     }
 
+    /// The panel's window id (its title may be cut to its tile).
+    static let windowID = "MIDI & live control"
+
     private mutating func bindings(_ list: [MidiBinding], _ dispatch: (AppAction) -> Void) {
-        guard section("Bindings (\(list.count))###bindings", "header:bindings") else { return }
-        if list.isEmpty { UI.textDisabled("No bindings yet.") }
+        guard section("Bindings (\(list.count))", "header:Bindings") else { return }
+        if list.isEmpty { UI.wrappedText("No bindings yet.", UIStyle.theme.text.dim) }
+        let u = UI.unit
         for (i, b) in list.enumerated() {
             UI.pushID("binding\(i)")
             defer { UI.popID() }
-            UI.text("\(b.control.label) → \(b.target.label)")
-            ig_set_next_item_width(170)
-            if UI.beginCombo("##mode", preview: b.mode.label) {
+            UI.wrappedText("\(b.control.label) → \(b.target.label)")
+            let modeWidth = min(170 * u, UI.lineRoom)
+            ig_set_next_item_width(modeWidth)
+            if UI.beginCombo("##mode", preview: ParamEditor.preview(b.mode.label, width: modeWidth)) {
                 for m in MidiMode.allCases where UI.selectable(m.label, selected: m == b.mode) {
                     var n = b
                     n.mode = m
@@ -93,23 +105,23 @@ struct MidiPanel {
             }
             rects["binding:\(i):mode"] = UI.lastItemRect
             for (key, value) in [("low", b.low), ("high", b.high)] {
-                UI.sameLine()
-                slider("binding:\(i):\(key)", value, PreciseSlider.Spec(min: 0, max: 1, format: "\(key) %.2f"), width: 90) { v in
+                UI.sameLineIfRoom(90 * u)
+                slider("binding:\(i):\(key)", value, PreciseSlider.Spec(min: 0, max: 1, format: "\(key) %.2f"), width: min(90 * u, UI.lineRoom)) { v in
                     var n = b
                     if key == "low" { n.low = v } else { n.high = v }
                     dispatch(.control(.updateBinding(i, n)))
                 }
             }
-            UI.sameLine()
-            if UI.smallButton("Delete") { dispatch(.control(.removeBinding(i))) }
+            UI.sameLineIfRoom(UI.buttonWidth("Delete"))
+            if UI.fittedButton("Delete", small: true) { dispatch(.control(.removeBinding(i))) }
             rects["binding:\(i):delete"] = UI.lastItemRect
-            UI.sameLine()
+            UI.sameLineIfRoom(UI.buttonWidth("?"))
             rects["binding:\(i):help"] = PreciseSlider.helpMarker("Binding", Self.bindingHelp).rect
         }
     }
 
     private mutating func tempo(_ sync: TempoSyncSettings, _ t: TempoReading, _ dispatch: (AppAction) -> Void) {
-        guard section("Tempo sync", "header:tempo") else { return }
+        guard section("Tempo sync", "header:Tempo sync") else { return }
         let bar = max(t.beatsPerBar, 1)
         let beat = t.beat.map { b in "bar \(Int((b / bar).rounded(.down)) + 1) beat \(Int((b - (b / bar).rounded(.down) * bar).rounded(.down)) + 1)" } ?? "not locked"
         let from = switch t.source {
@@ -117,7 +129,7 @@ struct MidiPanel {
         case .link: "Ableton Link"
         default: "the beat tracker"
         }
-        UI.text(t.source == .none ? "Tempo: none locked (Link, beat tracker, tap T, OSC /tempo or MIDI clock)"
+        UI.wrappedText(t.source == .none ? "Tempo: none locked (Link, beat tracker, tap T, OSC /tempo or MIDI clock)"
                 : String(format: "Tempo: %.1f BPM from %@ — %@", t.bpm, from, beat))
         slider("syncBars", Double(sync.bars), PreciseSlider.Spec(min: Double(TempoSyncSettings.barsRange.lowerBound),
                                                                   max: Double(TempoSyncSettings.barsRange.upperBound), integer: true, format: "every %d bars"),
@@ -131,7 +143,10 @@ struct MidiPanel {
             dispatch(.control(.setFadeBeats($0)))
         }
         var q = sync.quantize
-        if UI.checkbox("Mutate/randomize on the next beat", &q) { dispatch(.control(.setQuantize(q))) }
+        let label = "Mutate/randomize on the next beat"
+        let (shown, cut) = UI.fit(label, UI.lineRoom - ig_get_frame_height() - UI.buttonWidth("?") - 2 * ig_style_item_spacing_x())
+        if UI.checkbox("\(shown)###quantize", &q) { dispatch(.control(.setQuantize(q))) }
+        if cut, ig_is_item_hovered(0) { UI.tooltip(label) }
         rects["quantize"] = UI.lastItemRect
         UI.sameLine()
         UI.pushID("quantize")
@@ -140,7 +155,7 @@ struct MidiPanel {
     }
 
     private mutating func latency(_ offset: Double, _ l: LatencyReadout, _ dispatch: (AppAction) -> Void) {
-        guard section("Latency (sound → picture)", "header:latency") else { return }
+        guard section("Latency (sound → picture)", "header:Latency") else { return }
         UI.textWrapped(l.summary)
         slider("visualOffset", offset, PreciseSlider.Spec(min: ControlState.visualOffsetRange.lowerBound,
                                                                      max: ControlState.visualOffsetRange.upperBound, format: "%.0f ms"), label: "Visual offset",
@@ -149,9 +164,10 @@ struct MidiPanel {
         }
     }
 
-    /// A collapsing section (open at first); records its header as `key`.
+    /// A collapsing section (open at first, its label cut to the row); records its header as `key`.
     mutating func section(_ label: String, _ key: String) -> Bool {
-        let open = UI.collapsingHeader(label)
+        let arrow = ig_get_text_line_height() + 3 * ig_style_frame_padding_x()
+        let open = UI.collapsingHeader("\(UI.fit(label, UI.lineRoom - arrow).shown)###\(key)")
         rects[key] = UI.lastItemRect
         if open { openSections.insert(key) }
         return open
@@ -162,15 +178,18 @@ struct MidiPanel {
     /// A precise slider (the editor's steps: arrows 1/100 of the range, Shift ×0.1,
     /// Alt ×10), then its label and a help marker when given; records "key" and
     /// "help:key". `set` gets each new value.
-    mutating func slider(_ key: String, _ value: Double, _ spec: PreciseSlider.Spec, width: Float = 200,
+    mutating func slider(_ key: String, _ value: Double, _ spec: PreciseSlider.Spec, width: Float? = nil,
                                  label: String? = nil, help: String? = nil, _ set: (Double) -> Void) {
         UI.pushID(key)
         defer { UI.popID() }
-        for case .set(let v) in PreciseSlider.draw("##v", value: value, spec: spec, width: width) { set(v) }
+        let w = min(width ?? 200 * UI.unit, UI.lineRoom)
+        for case .set(let v) in PreciseSlider.draw("##v", value: value, spec: spec, width: w) { set(v) }
         rects[key] = UI.lastItemRect
+        let helpRoom = help.map { _ in UI.buttonWidth("?") + ig_style_item_spacing_x() } ?? 0
         if let label {
-            UI.sameLine()
-            UI.text(label)
+            // The label beside the slider when it fits, else on the next line; cut to the row (whole in its tooltip).
+            UI.sameLineIfRoom(min(ig_calc_text_width(label), 6 * ig_get_frame_height()) + helpRoom)
+            UI.fittedText(label, room: UI.lineRoom - helpRoom)
         }
         if let help {
             UI.sameLine()

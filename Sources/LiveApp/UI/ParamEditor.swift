@@ -26,6 +26,12 @@ struct ParamEditor {
     private(set) var openHelp: String?
     /// The window's vertical scroll at the end of the last frame.
     private(set) var scrollY: Float = 0
+    /// Where the window goes this frame (the shell's tile); nil: where the user left it.
+    var tile: UI.Rect?
+    /// Header keys of the sections open in the last frame.
+    private(set) var expanded: Set<String> = []
+    /// Width of the label column (the labels are cut to it, whole in their tooltip).
+    private var labelColumn: Float = 100
 
     /// The nudge for one arrow press / wheel notch: range/100, Shift ×0.1, Alt ×10
     /// (integers move at least 1). Shared with the audio panel (`PreciseSlider`).
@@ -40,35 +46,46 @@ struct ParamEditor {
     /// Every label the label column shows (it is as wide as the longest).
     static let labels: [String] = ParamRegistry.scalars.map { $0.label + " ≠" } + ["Spawn pattern", "Blend mode", "Background", "Colour"]
 
-    /// Draws the editor window. Its columns follow the font (the UI scale):
-    /// the label column fits the longest label, the help and lock boxes
-    /// their glyphs, the sliders take the rest; the panel is never wider or
-    /// taller than the window and scrolls.
+    /// The width of the "?" help button and of the lock box, at the current font.
+    static var helpWidth: Float { UI.buttonWidth("?") }
+    static var lockWidth: Float { ig_get_frame_height() }
+
+    /// Draws the editor window. Its columns follow the font (the UI scale)
+    /// and the panel's width: the help and lock boxes fit their glyphs, the
+    /// label column the longest label (cut with "…" when the panel is narrow:
+    /// at most 45 % of the row), the sliders take the rest; the panel scrolls.
     mutating func draw(model: AppModel, dispatch: (AppAction) -> Void) {
         let fh = ig_get_frame_height()
         var dw: Float = 0, dh: Float = 0
         ig_get_display_size(&dw, &dh)
-        let pad = ig_style_window_padding_x()
-        // `sameLine(labelWidth)` counts from the window's edge: padding, the longest label, a gap.
-        labelWidth = pad + Self.labels.map { ig_calc_text_width($0) }.max()! + fh / 2
-        let tail = 2 * fh + 4 * ig_style_item_spacing_x() + 2 * ig_style_window_padding_x()  // help, lock, spacing, padding
-        let width = min(dw - 16, labelWidth + 10 * fh + tail)
-        ig_set_next_window_pos(8, fh + 6, UI.Cond.firstUseEver, 0, 0)  // below the menu bar
-        ig_set_next_window_size(width, max(200, dh - fh - 14), UI.Cond.firstUseEver)
-        ig_set_next_window_size_constraints(0, 0, dw - 16, dh - fh - 14)
+        let pad = ig_style_window_padding_x(), sx = ig_style_item_spacing_x()
+        if tile == nil {
+            let width = min(dw - 16, Self.labels.map { ig_calc_text_width($0) }.max()! + 10 * fh + 2 * fh + 4 * sx + 3 * pad)
+            ig_set_next_window_pos(8, fh + 6, UI.Cond.firstUseEver, 0, 0)  // below the menu bar
+            ig_set_next_window_size(width, max(200, dh - fh - 14), UI.Cond.firstUseEver)
+            ig_set_next_window_size_constraints(0, 0, dw - 16, dh - fh - 14)
+        }
         defer { ig_end() }
         rects.removeAll(keepingCapacity: true)
-        guard "Parameters".withCString({ ig_begin($0, nil, 0) }) else { return }
+        expanded.removeAll(keepingCapacity: true)
+        var noFocus = false
+        guard UI.beginTiled("Parameters", id: "Parameters", tile: tile, focus: &noFocus) else { return }
         rects["window"] = UI.currentWindowRect
         var aw: Float = 0, ah: Float = 0
         ig_get_content_region_avail(&aw, &ah)
-        sliderWidth = max(3 * fh, aw + pad - labelWidth - 2 * fh - 3 * ig_style_item_spacing_x())
+        // Row: label column, gap, slider, gap, help, gap, lock. `sameLine(labelWidth)` counts from the window's edge.
+        let tail = sx + Self.helpWidth + sx + Self.lockWidth
+        let longest = Self.labels.map { ig_calc_text_width($0) }.max()!
+        labelColumn = max(fh, min(longest, (aw - tail - sx) * 0.45))
+        labelWidth = pad + labelColumn + sx
+        sliderWidth = max(fh, aw - labelColumn - sx - tail)
         defer { scrollY = ig_get_scroll_y() }
         openHelp = nil
         toolbar(model, dispatch)
         for section in [ParamSection.global, .species, .matrix, .pheromone, .dynamics, .effects] {
-            let open = UI.collapsingHeader(section.title, open: section != .matrix)
+            let open = Self.header(section.title, open: section != .matrix)
             rects["header:" + section.title] = UI.lastItemRect
+            if open { expanded.insert("header:" + section.title) }
             guard open else { continue }
             if section == .species {
                 speciesTabs(model, dispatch)
@@ -81,10 +98,24 @@ struct ParamEditor {
         }
     }
 
+    /// A collapsing section header whose title is cut to the row (its identity stays the whole title).
+    static func header(_ title: String, open: Bool = true) -> Bool {
+        let arrow = ig_get_text_line_height() + 3 * ig_style_frame_padding_x()
+        let shown = UI.fit(title, UI.lineRoom - arrow).shown
+        return UI.collapsingHeader("\(shown)###\(title)", open: open)
+    }
+
+    /// A combo's preview cut to the combo's width (less its padding and arrow).
+    static func preview(_ text: String, width: Float) -> String {
+        UI.fit(text, width - ig_get_frame_height() - 2 * ig_style_frame_padding_x()).shown
+    }
+
     private mutating func toolbar(_ model: AppModel, _ dispatch: (AppAction) -> Void) {
         let name = model.currentPreset?.name ?? "(no preset)"
-        ig_set_next_item_width(max(60, labelWidth + sliderWidth - 4 * ig_get_frame_height()))
-        if UI.beginCombo("##preset", preview: name + (model.isEdited ? " *" : "")) {
+        let arrows = 2 * (UI.buttonWidth("<") + ig_style_item_spacing_x())
+        let comboWidth = max(ig_get_frame_height() * 2, UI.lineRoom - arrows)
+        ig_set_next_item_width(comboWidth)
+        if UI.beginCombo("##preset", preview: Self.preview(name + (model.isEdited ? " *" : ""), width: comboWidth)) {
             for p in model.presets where UI.selectable(p.name, selected: p.id == model.currentPreset?.id) {
                 dispatch(.jumpTo(p.id))
             }
@@ -100,16 +131,16 @@ struct ParamEditor {
         rects["button:next"] = UI.lastItemRect
         MidiLearn.gesture(.trigger(.next), model: model, dispatch: dispatch)
         // The tools flow onto further lines when the panel is narrow (large UI scales).
-        if UI.button("Randomize") { seed &+= 1; dispatch(.randomize(seed: seed)) }
+        if UI.fittedButton("Randomize") { seed &+= 1; dispatch(.randomize(seed: seed)) }
         rects["button:randomize"] = UI.lastItemRect
         MidiLearn.gesture(.trigger(.randomize), model: model, dispatch: dispatch)
         Self.hint("randomize")
         UI.sameLineIfFits(UI.buttonWidth("Mutate"))
-        if UI.button("Mutate") { seed &+= 1; dispatch(.mutate(amount: mutateAmount, seed: seed)) }
+        if UI.fittedButton("Mutate") { seed &+= 1; dispatch(.mutate(amount: mutateAmount, seed: seed)) }
         rects["button:mutate"] = UI.lastItemRect
         MidiLearn.gesture(.trigger(.mutate), model: model, dispatch: dispatch)
         Self.hint("mutate")
-        let amountWidth = 5 * ig_get_frame_height()
+        let amountWidth = min(5 * ig_get_frame_height(), UI.lineRoom)
         UI.sameLineIfFits(amountWidth)
         for case .set(let m) in PreciseSlider.draw("##mutateAmount", value: mutateAmount, spec: Self.mutateSpec, width: amountWidth) {
             mutateAmount = m
@@ -118,14 +149,14 @@ struct ParamEditor {
         Self.hint("mutateAmount")
         for (label, key, action) in [("Undo", "undo", AppAction.undo), ("Redo", "redo", .redo), ("Reset all", "resetAll", .resetAll)] {
             UI.sameLineIfFits(UI.buttonWidth(label))
-            if UI.button(label) { dispatch(action) }
+            if UI.fittedButton(label) { dispatch(action) }
             rects["button:" + key] = UI.lastItemRect
             Self.hint(key)
         }
         // Morph toward a preset.
         let targetName = morphTarget.flatMap { id in model.presets.first { $0.id == id }?.name } ?? "Morph to…"
-        ig_set_next_item_width(labelWidth - ig_style_window_padding_x() - ig_style_item_spacing_x())
-        if UI.beginCombo("##morphTarget", preview: targetName) {
+        ig_set_next_item_width(labelColumn)
+        if UI.beginCombo("##morphTarget", preview: Self.preview(targetName, width: labelColumn)) {
             for p in model.presets where UI.selectable(p.name, selected: p.id == morphTarget) {
                 morphTarget = p.id
                 morphT = 0
@@ -185,7 +216,7 @@ struct ParamEditor {
         }
         UI.pushID(id)
         defer { UI.popID() }
-        let resetAsked = PreciseSlider.resetLabel(spec.label + (mixed ? " ≠" : ""), tooltip: ControlWordTable.resetHint)
+        let resetAsked = PreciseSlider.resetLabel(spec.label + (mixed ? " ≠" : ""), tooltip: ControlWordTable.resetHint, room: labelColumn)
         rects["label:" + id] = UI.lastItemRect
         if resetAsked {
             if keys.count == 1 { dispatch(.resetParam(keys[0])) } else {
@@ -222,12 +253,13 @@ struct ParamEditor {
         rects["help:" + id] = help.rect
         if help.open { openHelp = id }
         UI.sameLine()
-        var locked = model.locks.contains(id) || lockIDs.allSatisfy { model.locks.contains($0) }
-        if "##lock".withCString({ ig_checkbox($0, &locked) }) {
-            for k in lockIDs where model.locks.contains(k) != locked { dispatch(.toggleLock(k)) }
+        let locked = model.locks.contains(id) || lockIDs.allSatisfy { model.locks.contains($0) }
+        // A padlock, closed or open: the state is seen, and spoken ("Lock Bloom, unlocked").
+        if "##lock".withCString({ ig_lock_button($0, locked, Self.lockWidth) }) {
+            for k in lockIDs where model.locks.contains(k) == locked { dispatch(.toggleLock(k)) }
         }
         rects["lock:" + id] = UI.lastItemRect
-        if ig_is_item_hovered(0) { UI.tooltip(ControlWordTable.lockHint(words.label)) }
+        if ig_is_item_hovered(0) { UI.tooltip((locked ? "Locked. " : "Unlocked. ") + ControlWordTable.lockHint(words.label)) }
     }
 
     /// The table's hint as the last item's tooltip.
@@ -239,10 +271,10 @@ struct ParamEditor {
                                     _ pick: (String) -> Void) {
         UI.pushID(spec.id)
         defer { UI.popID() }
-        UI.text(spec.label)
+        UI.fittedText(spec.label, room: labelColumn)
         UI.sameLine(labelWidth)
         ig_set_next_item_width(sliderWidth)
-        if UI.beginCombo("##c", preview: current) {
+        if UI.beginCombo("##c", preview: Self.preview(current, width: sliderWidth)) {
             for c in spec.choices where UI.selectable(c, selected: c == current) { pick(c) }
             ig_end_combo()
         }
@@ -254,7 +286,7 @@ struct ParamEditor {
                                    _ set: (RGBColor) -> Void) {
         UI.pushID(id)
         defer { UI.popID() }
-        UI.text(label)
+        UI.fittedText(label, room: labelColumn)
         UI.sameLine(labelWidth)
         var rgb: [Float] = [Float(c.r) / 255, Float(c.g) / 255, Float(c.b) / 255]
         ig_set_next_item_width(sliderWidth)

@@ -10,11 +10,11 @@ enum RemoteStatusLabel {
     @discardableResult
     static func draw(_ lines: [String], connected: Bool, displayWidth: Float, displayHeight: Float) -> UI.Rect {
         ig_set_next_window_pos(displayWidth - 12, displayHeight - 12, UI.Cond.always, 1, 1)
-        ig_set_next_window_bg_alpha(0.6)
+        ig_set_next_window_bg_alpha(0.9)
         var rect = UI.Rect(x0: 0, y0: 0, x1: 0, y1: 0)
         if "##remote".withCString({ ig_begin($0, nil, UI.WindowFlags.overlay | UI.WindowFlags.noInputs) }) {
             for text in lines {
-                if connected { UI.textColored(text, 0.5, 1, 0.6) } else { UI.textColored(text, 1, 0.75, 0.3) }
+                UIStyle.text(text, connected ? UIStyle.theme.text.good : UIStyle.theme.text.warning)
             }
             rect = UI.currentWindowRect
         }

@@ -44,7 +44,7 @@ enum UI {
         static let noLabel: Int32 = 1 << 7
     }
     enum StyleVar {
-        static let itemSpacing: Int32 = 13
+        static let itemSpacing: Int32 = 14  // ImGuiStyleVar_ItemSpacing (1.86)
     }
 
     /// A rectangle in screen pixels.
@@ -72,16 +72,6 @@ enum UI {
     static func checkbox(_ label: String, _ v: inout Bool) -> Bool { label.withCString { ig_checkbox($0, &v) } }
     static func selectable(_ label: String, selected: Bool) -> Bool { label.withCString { ig_selectable($0, selected, 0, 0, 0) } }
     static func sameLine(_ offset: Float = 0, spacing: Float = -1) { ig_same_line(offset, spacing) }
-    /// Begins a panel window that does not take the keyboard focus when it
-    /// appears, unless `focus` asks (a panel the user just opened; cleared
-    /// here). Returns whether it is open; `ig_end()` must follow either way.
-    static func beginPanel(_ title: String, focus: inout Bool) -> Bool {
-        if focus {
-            ig_set_next_window_focus()
-            focus = false
-        }
-        return title.withCString { ig_begin($0, nil, WindowFlags.noFocusOnAppearing) }
-    }
     static func separator() { ig_separator() }
     static func tooltip(_ s: String) { s.withCString { ig_set_tooltip($0) } }
     static func pushID(_ s: String) { s.withCString { ig_push_id_str($0) } }
@@ -105,22 +95,46 @@ enum UI {
 
     /// Stays on the line when an item `width` wide still fits in the window;
     /// otherwise the next item starts a new line (toolbars flow).
-    static func sameLineIfFits(_ width: Float) {
-        var x: Float = 0, y: Float = 0, w: Float = 0, h: Float = 0
-        ig_get_window_pos(&x, &y)
-        ig_get_window_size(&w, &h)
-        let right = x + w - ig_style_window_padding_x()
-        if lastItemRect.x1 + ig_style_item_spacing_x() + width <= right { sameLine() }
-    }
+    static func sameLineIfFits(_ width: Float) { sameLineIfRoom(width) }
 
     /// Wrapped help text in a tooltip of readable width.
     static func helpTooltip(_ text: String) {
         ig_begin_tooltip()
-        ig_push_item_width(420)
-        let wrapped = wrap(text, width: 60)
-        wrapped.withCString { ig_text($0) }
-        ig_pop_item_width()
+        wrap(text, pixels: readableWidth).withCString { ig_text($0) }
         ig_end_tooltip()
+    }
+
+    /// The width help texts wrap at: about 60 characters, never wider than the window.
+    static var readableWidth: Float {
+        var dw: Float = 0, dh: Float = 0
+        ig_get_display_size(&dw, &dh)
+        return max(80, min(30 * ig_get_text_line_height(), dw - 4 * ig_style_window_padding_x()))
+    }
+
+    /// Wraps text into lines at most `pixels` wide at the current font (a word longer than that is cut).
+    static func wrap(_ text: String, pixels: Float) -> String {
+        var lines: [String] = []
+        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = ""
+            for word in paragraph.split(separator: " ") {
+                let candidate = line.isEmpty ? String(word) : line + " " + word
+                if ig_calc_text_width(candidate) <= pixels || line.isEmpty && ig_calc_text_width(String(word)) <= pixels {
+                    line = candidate
+                    continue
+                }
+                if !line.isEmpty { lines.append(line) }
+                var rest = String(word)
+                while ig_calc_text_width(rest) > pixels, rest.count > 1 {
+                    var n = rest.count - 1
+                    while n > 1 && ig_calc_text_width(String(rest.prefix(n))) > pixels { n -= 1 }
+                    lines.append(String(rest.prefix(n)))
+                    rest = String(rest.dropFirst(n))
+                }
+                line = rest
+            }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// Hard-wraps text at about `width` characters per line.

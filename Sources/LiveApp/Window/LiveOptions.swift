@@ -56,6 +56,11 @@ struct LiveOptions: Sendable {
     var setListPanel = false
     /// `--verbose`: the MIDI libraries' own messages (JACK, ALSA, RtMidi) on stderr too.
     var verbose = false
+    /// Open the library panel / the notices window at start (`--library-panel`, `--notices-window`).
+    var libraryPanel = false
+    var noticesWindow = false
+    /// `--theme`: the panels' theme (else the session's).
+    var theme: UITheme.ID?
     /// Remote control: listen for a remote editor here (`--listen`).
     var listen: HostPort?
     /// The token remotes must send (`--token`; made up when listening beyond loopback).
@@ -82,6 +87,10 @@ struct LiveOptions: Sendable {
       --config FILE         audio config to start with (JSON file, or the name of a shipped config;
                             see docs/audio-config.md); it reloads live when the file is saved
       --audio-panel         open the audio panel (meters, routes, configs, source) at start; A toggles it
+      --library-panel       open the library panel at start; L toggles it
+      --notices-window      open the notices window at start (View ▸ Notices)
+      --theme T             the panels' look: default, or dark-room (dim, warm, larger targets);
+                            the session remembers it (View ▸ Theme)
       --no-ui               start with the panels hidden (Tab shows them)
       --speak               spoken feedback through speech-dispatcher: the focused control's
                             label and value, its help on Ctrl+H, new notices (View ▸ Speak controls)
@@ -132,8 +141,10 @@ struct LiveOptions: Sendable {
 
     Keys: F11 fullscreen, Tab hide panels, F3 stats overlay, PageUp/PageDown or [ ] previous/next
     preset, Ctrl+Z / Ctrl+Shift+Z undo/redo, Ctrl+= / Ctrl+- UI scale, M mutate, Ctrl+R randomize,
-    Ctrl+Q quit, A audio panel. Over a slider: arrows or wheel step by 1/100 of the range (Shift ×0.1, Alt ×10),
-    Home/End jump to the ends, Ctrl+click to type a value, double-click the label to reset.
+    Ctrl+Q quit, A audio panel, Alt or F10 menu bar, Ctrl+Tab next panel. Over a slider: arrows step by
+    1/100 of the range (Shift ×0.1, Alt ×10), and so does the wheel once the pointer rested on it (0.3 s)
+    or it has the keyboard focus (else the wheel scrolls the panel); Home/End jump to the ends,
+    Ctrl+click to type a value, double-click the label to reset. docs/keyboard.md has them all.
     """
 
     /// Parses window options; throws a usage error for anything unknown.
@@ -181,6 +192,14 @@ struct LiveOptions: Sendable {
         o.midiPanel = r.flag("--midi-panel")
         o.verbose = r.flag("--verbose")
         o.setListPanel = r.flag("--set-list-panel")
+        o.libraryPanel = r.flag("--library-panel")
+        o.noticesWindow = r.flag("--notices-window")
+        if let t = try r.string("--theme") {
+            guard let id = UITheme.ID(rawValue: t == "default" ? UITheme.ID.standard.rawValue : t) else {
+                throw UsageError("--theme: expected default or dark-room, got '\(t)'")
+            }
+            o.theme = id
+        }
         if let p = r.positionals().first { throw UsageError("unknown subcommand '\(p)' (see `physarum --help`)") }
         try r.finish()
         if o.noAudio && o.demo { throw UsageError("--no-audio and --demo cannot be combined") }

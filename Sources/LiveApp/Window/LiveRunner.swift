@@ -77,7 +77,7 @@ final class LiveRunner {
         if let autosave { session.add(feedback: autosave) }
 
         let effects = WindowEffects(editorWindow: editorWindow, liveSet: liveSet, audio: audio, control: control, setList: setList, speech: speech,
-                                    quit: { [unowned self] in running = false })
+                                    panels: panels, quit: { [unowned self] in running = false })
         session.dispatcher.perform = { [unowned session] in effects.perform($0, model: session.model) }
         editorWindow.drawPanels = { [unowned session, unowned report, unowned panels] in
             panels.frame.draw(model: session.model, status: report.panelStatus(), audio: audio, liveSet: liveSet)

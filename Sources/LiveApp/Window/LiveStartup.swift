@@ -101,7 +101,11 @@ struct LiveStartup {
             if let d = saved.dwell { out.append(.live(.setDwell(d))) }
             if let p = saved.pinnedOnly { out.append(.live(.setPinnedOnly(p))) }
             if saved.libraryPanel { out.append(.live(.toggleLibraryPanel)) }
+            out.append(.ui(.restore(saved.ui)))
         }
+        if let t = options.theme { out.append(.ui(.setTheme(t))) }
+        if options.libraryPanel && saved?.libraryPanel != true { out.append(.live(.toggleLibraryPanel)) }
+        if options.noticesWindow || saved?.noticesWindow == true { out.append(.toggleNoticesWindow) }
         if options.audioPanel || saved?.audioPanel == true { out.append(.audio(.togglePanel)) }
         // Live controls: OSC endpoints from the options, else the session; sync and offset from the session.
         out.append(.control(.setOSC(OSCSettings(inPort: options.oscIn ?? saved?.osc.inPort,

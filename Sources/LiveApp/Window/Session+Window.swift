@@ -29,6 +29,8 @@ extension Session {
         s.link = model.control.link
         s.setListPanel = model.setList.panelVisible
         s.midiPanel = model.control.panelVisible
+        s.noticesWindow = model.notices.windowOpen
+        s.ui = model.ui
         return s
     }
 }

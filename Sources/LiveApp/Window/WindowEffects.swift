@@ -11,6 +11,8 @@ struct WindowEffects {
     let control: ControlShell
     let setList: SetListShell
     let speech: WindowSpeech
+    /// The panels' frame: keyboard focus moves and restyling (`UIEffect`).
+    let panels: WindowPanels
     /// Ends the loop (the window closed, Ctrl+Q).
     let quit: () -> Void
 
@@ -34,6 +36,8 @@ struct WindowEffects {
             return control.perform(e)
         case .setList(let e):
             return setList.perform(e)
+        case .ui(let e):
+            panels.frame.perform(e, gui: editorWindow.gui)
         case .reseed, .logNotice:
             break
         }

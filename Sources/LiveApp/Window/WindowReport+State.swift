@@ -57,9 +57,25 @@ extension WindowReport {
             ("editorControls", .array(e.keys.filter { $0 != "window" && !$0.hasPrefix("label:") }.sorted().map(JSONNode.string))),
             ("focus", .object([("frame", .int(pipeline.frameCount)),
                                ("control", panels.frame.focus.map(JSONNode.string) ?? .null), ("panel", .string(panels.frame.focusPanel)),
-                               ("shown", .bool(panels.frame.focusShown)),
+                               ("shown", .bool(panels.frame.focusShown)), ("typing", .bool(panels.frame.typing)),
                                ("rect", panels.frame.focusRect.map { f in .array([f.x0, f.y0, f.x1, f.y1].map { .double(Double($0)) }) } ?? .null)])),
         ])
+    }
+
+    /// The whole screen's layout for `--state-file` (`LayoutReport`): every
+    /// window with its rectangle, and every item drawn in them with its
+    /// rectangle, its text's measured extent, the box that text must stay
+    /// in and what of its window shows.
+    private func layoutState() -> JSONNode {
+        let r = JSONNode.rounded
+        func box(_ b: UI.Rect) -> JSONNode { .array([r(Double(b.x0), 1), r(Double(b.y0), 1), r(Double(b.x1), 1), r(Double(b.y1), 1)]) }
+        let windows = LayoutReport.windows().map { JSONNode.object([("name", .string($0.name)), ("rect", box($0.rect))]) }
+        let items = LayoutReport.items().map { i in
+            JSONNode.object([("window", .string(i.window)), ("kind", .string(i.kind)), ("text", .string(i.text)), ("rect", box(i.rect)),
+                             ("textRect", box(i.textRect)), ("box", box(i.box)), ("clip", box(i.clip)), ("visible", .bool(i.visible))])
+        }
+        return .object([("uiScale", .double(model.uiScale)), ("theme", .string(model.ui.theme.rawValue)),
+                         ("windows", .array(windows)), ("items", .array(items))])
     }
 
     /// Item rectangles as `name: [x0, y0, x1, y1]` in window pixels, sorted by name.
@@ -87,6 +103,7 @@ extension WindowReport {
         extra.append(("audio", audioState()))
         extra.append(("notices", noticesState()))
         extra.append(("controls", controlsState()))
+        if model.uiVisible { extra.append(("layout", layoutState())) }
         extra.append(("speech", speech.state(focus: panels.focus)))
         extra.append(("liveControl", control.stateNode(model: model, tempo: control.tempo)))
         if let setList { extra.append(("setList", setList.stateNode(model: model))) }

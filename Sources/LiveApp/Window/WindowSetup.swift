@@ -50,6 +50,7 @@ struct WindowSetup {
             return nil
         }
         if let n = editorWindow.gui.fontNotice { _ = startup.model.handle(.notice(n, .warning)) }
+        editorWindow.gui.reportLayout(options.stateFile != nil)  // the state file's `layout`
         let statsWriter: LineWriter?, frameTimesWriter: LineWriter?
         do {
             statsWriter = try options.stats.map { try LineWriter(path: $0) }

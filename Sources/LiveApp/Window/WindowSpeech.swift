@@ -29,11 +29,12 @@ final class WindowSpeech: ActionSource, FrameFeedback {
             pending = [.notice("Speech: \(p); spoken feedback is off", .warning), .live(.toggleSpeech)]
             return
         }
-        speech.frame(focus: panels.focus, model: report.model, now: report.tick.time)
+        speech.frame(focus: panels.focus, panel: panels.frame.focusPanel, context: panels.frame.speechContext, model: report.model,
+                     now: report.tick.time)
     }
 
     /// Speaks the focused control's help (Ctrl+H).
-    func speakHelp(model: AppModel) { shell?.help(focus: panels.focus, model: model) }
+    func speakHelp(model: AppModel) { shell?.help(focus: panels.focus, model: model, context: panels.frame.speechContext) }
 
     /// Speech for `--state-file`.
     func state(focus: String?) -> JSONNode {

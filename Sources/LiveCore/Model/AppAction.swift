@@ -68,6 +68,8 @@ public enum AppAction: Equatable, Sendable {
     case control(ControlAction)
     /// The set list: go, back, hold, skip, stop, and its editing (AppModel+SetList.swift).
     case setList(SetListAction)
+    /// The panels' frame: focus moves, theme, opacity, panel widths (LiveCore/Panels/UISettings.swift).
+    case ui(UIAction)
 }
 
 /// Work the app shell must do after an action (the model itself does no I/O).
@@ -92,4 +94,6 @@ public enum AppEffect: Equatable, Sendable {
     case control(ControlEffect)
     /// The set list file.
     case setList(SetListEffect)
+    /// Keyboard focus moves and restyling for the panels.
+    case ui(UIEffect)
 }

@@ -33,6 +33,8 @@ public struct AppModel: Sendable {
     public var control = ControlState()
     /// The set list: cues, transport, the panel (AppModel+SetList.swift).
     public var setList = SetListState()
+    /// Theme, panel opacity and widths (LiveCore/Panels/UISettings.swift).
+    public internal(set) var ui = UISettings()
     /// `--agents N`: the agent count of every preset loaded (nil: each preset's own).
     public var agentOverride: Int? {
         didSet {
@@ -180,6 +182,8 @@ public struct AppModel: Sendable {
             return handleControl(a)
         case .setList(let a):
             return handleSetList(a)
+        case .ui(let a):
+            return handleUI(a)
         }
     }
 

@@ -16,11 +16,13 @@ public enum ControlSpeech {
 
     /// The words for control `key` as the model has it now: `text` (label,
     /// value and unit, or what the control is) and `hint` (its help); nil
-    /// for a key that names no control.
-    public static func describe(_ key: String, model: AppModel) -> (text: String, hint: String)? {
+    /// for a key that names no control. `context`: what the panels drew this
+    /// frame (open sections, menus; `PanelSpeech`).
+    public static func describe(_ key: String, model: AppModel, context: SpeechContext = SpeechContext()) -> (text: String, hint: String)? {
         let colon = key.firstIndex(of: ":")
         let kind = colon.map { String(key[..<$0]) } ?? "", id = colon.map { String(key[key.index(after: $0)...]) } ?? key
         if ["window", "spectrum", "captureSource", "captureStatus", "beatLight"].contains(key) { return nil }
+        if let d = PanelSpeech.describe(key, model: model, context: context) { return d }
         if let d = AudioControlWords.describe(key, model: model) { return d }
         if let d = SetListWords.describe(key, model: model) { return d }
         if ["route", "config", "sourceRow"].contains(kind) { return nil }  // the audio panel's: gone

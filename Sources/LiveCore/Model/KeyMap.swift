@@ -1,6 +1,8 @@
 /// A key, independent of SDL (the SDL layer translates scancodes).
 public enum Key: Equatable, Sendable {
-    case f1, f3, f11, tab, escape, space, pageUp, pageDown, home, end
+    case f1, f3, f10, f11, tab, escape, space, pageUp, pageDown, home, end
+    /// Alt pressed and released with nothing else between (`AltTap`).
+    case altTap
     case left, right, up, down
     case plus, minus, slash, leftBracket, rightBracket
     case letter(Character)
@@ -43,6 +45,9 @@ public enum KeyMap {
     /// shortcut is ignored (the keys belong to the text), except F11.
     public static func action(for k: KeyPress, textFocused: Bool) -> AppAction? {
         if k.key == .f11 { return .toggleFullscreen }
+        // To the menu bar and between panels, as desktop toolkits do (even from a text field).
+        if k.key == .f10 || k.key == .altTap { return k.isRepeat ? nil : .ui(.focusMenuBar) }
+        if k.ctrl && k.key == .tab { return .ui(.cyclePanel(k.shift ? -1 : 1)) }
         if textFocused { return nil }
         if k.ctrl {
             switch k.key {
@@ -69,5 +74,26 @@ public enum KeyMap {
         case .pageUp, .leftBracket: return .previous
         default: return nil
         }
+    }
+}
+
+/// Tells a tap of Alt (pressed and released with no other key, click or
+/// wheel between) from Alt held as a modifier (Alt+click, Alt ×10 steps).
+/// The SDL layer feeds it key and mouse events; a tap becomes `Key.altTap`.
+public struct AltTap: Equatable, Sendable {
+    private var armed = false
+
+    public init() {}
+
+    /// Alt went down (auto-repeat keeps it armed).
+    public mutating func altDown() { armed = true }
+
+    /// Another key, a button or the wheel: Alt is a modifier this time.
+    public mutating func otherInput() { armed = false }
+
+    /// Alt went up: true when this was a tap.
+    public mutating func altUp() -> Bool {
+        defer { armed = false }
+        return armed
     }
 }

@@ -17,6 +17,8 @@ public struct SpeechFeedback: Equatable, Sendable {
             case help
             /// A notice was posted.
             case notice
+            /// A help popover opened: its text.
+            case popover
         }
         public var text: String
         public var kind: Kind
@@ -32,6 +34,8 @@ public struct SpeechFeedback: Equatable, Sendable {
     private var lastValueAt = -Double.infinity
     private var lastNoticeID = 0
     private var noticesStarted = false
+    private var panel: String?
+    private var popoverText: String?
 
     /// A value with nothing said yet.
     public init(valueInterval: Double = 0.5) {
@@ -39,8 +43,9 @@ public struct SpeechFeedback: Equatable, Sendable {
     }
 
     /// The frame's focus (its control key and words, nil when no control has
-    /// the focus) → what to say now.
-    public mutating func frame(focus: (key: String, text: String)?, now: Double) -> [Utterance] {
+    /// the focus) → what to say now. `panel`: the name of the panel (or "Menu
+    /// bar") holding the focus; when it changes, the focus's words start with it.
+    public mutating func frame(focus: (key: String, text: String)?, panel: String? = nil, now: Double) -> [Utterance] {
         guard let focus else {
             focusKey = nil
             held = nil
@@ -51,7 +56,10 @@ public struct SpeechFeedback: Equatable, Sendable {
             spoken = focus.text
             held = nil
             lastValueAt = now
-            return [Utterance(text: focus.text, kind: .focus)]
+            let newPanel = panel != nil && panel != self.panel
+            if panel != nil { self.panel = panel }
+            // A comma, not a full stop: speech-dispatcher says sentences as separate messages.
+            return [Utterance(text: newPanel ? "\(panel!), \(focus.text)" : focus.text, kind: .focus)]
         }
         held = focus.text == spoken ? nil : focus.text
         guard let text = held, now - lastValueAt >= valueInterval else { return [] }
@@ -59,6 +67,14 @@ public struct SpeechFeedback: Equatable, Sendable {
         held = nil
         lastValueAt = now
         return [Utterance(text: text, kind: .value)]
+    }
+
+    /// The help popover on screen (nil: none): its title and text are said once when it opens.
+    public mutating func popover(_ p: (title: String, text: String)?) -> [Utterance] {
+        let text = p.map { "\($0.title) help: \($0.text)" }
+        defer { popoverText = text }
+        guard let text, text != popoverText else { return [] }
+        return [Utterance(text: text, kind: .popover)]
     }
 
     /// The focused control's help (`hint`), asked for by the user.

@@ -38,6 +38,10 @@ public struct Session: Equatable, Sendable {
     /// The set list panel was open.
     public var setListPanel = false
     public var midiPanel = false
+    /// The notices window was open.
+    public var noticesWindow = false
+    /// Theme, panel background opacity, panel widths.
+    public var ui = UISettings()
 
     /// `$XDG_STATE_HOME/physarum/session.json` (fallback `~/.local/state/physarum/`).
     public static func defaultURL(environment env: [String: String] = ProcessInfo.processInfo.environment) -> URL {
@@ -64,7 +68,10 @@ public struct Session: Equatable, Sendable {
         if let pinnedOnly { cycle.append(("pinnedOnly", .bool(pinnedOnly))) }
         if !cycle.isEmpty { m.append(("cycle", .object(cycle))) }
         m.append(("panels", .object([("library", .bool(libraryPanel)), ("audio", .bool(audioPanel)), ("midi", .bool(midiPanel)),
-                                     ("setList", .bool(setListPanel))])))
+                                     ("setList", .bool(setListPanel)), ("notices", .bool(noticesWindow))])))
+        let widths = PanelLayout.Panel.allCases.compactMap { p in ui.panelWidths.values[p].map { (p.rawValue, JSONNode.number($0)) } }
+        m.append(("ui", .object([("theme", .string(ui.theme.rawValue)), ("panelOpacity", .number(ui.panelOpacity)),
+                                 ("panelWidths", .object(widths))])))
         var live: [(String, JSONNode)] = []
         if let p = osc.inPort { live.append(("oscIn", .number(Double(p)))) }
         if let t = osc.outTarget { live.append(("oscOut", .string(t))) }
@@ -131,7 +138,19 @@ public struct Session: Equatable, Sendable {
             s.audioPanel = p.bool("audio") ?? false
             s.midiPanel = p.bool("midi") ?? false
             s.setListPanel = p.bool("setList") ?? false
+            s.noticesWindow = p.bool("notices") ?? false
             _ = p.unknownMembers()
+        }
+        if var u = r.object("ui") {
+            s.ui.theme = u.choice("theme", as: UITheme.ID.self) ?? .standard
+            s.ui.panelOpacity = u.number("panelOpacity", in: UITheme.opacityRange) ?? UITheme.defaultOpacity
+            if var w = u.object("panelWidths") {
+                for p in PanelLayout.Panel.allCases {
+                    if let v = w.number(p.rawValue, in: PanelWidths.range) { s.ui.panelWidths.set(p, v) }
+                }
+                _ = w.unknownMembers()
+            }
+            _ = u.unknownMembers()
         }
         if var l = r.object("liveControl") {
             s.osc.inPort = l.int("oscIn", in: 0...65535)
