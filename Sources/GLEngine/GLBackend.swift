@@ -94,6 +94,7 @@ public final class GLBackend: EngineBackend {
         speciesCounts = []
         agents = GLBuffer(bytes: 16)
         phases = GLBuffer(bytes: 16)
+        self.params = limited(params)  // an agent count over maxAgents is cut before the agents are allocated
         clearSense()
         spawnAll()
     }

@@ -87,6 +87,9 @@ import TestSupport
             (["config", "validate", pipeJSON], "\(pipeJSON): not a regular file"),
             // A whole-file problem reads FILE: reason, like the size limit.
             (["config", "validate", f.dir.path], "\(f.dir.path): not a regular file"),
+            // A remote script is read through the same reader (it used to be read whole into memory).
+            (["remote", "127.0.0.1:9", "--headless", "--script", bigJSON], "\(bigJSON): file is 5368709120 bytes, over the limit"),
+            (["remote", "127.0.0.1:9", "--headless", "--script", pipeJSON], "\(pipeJSON): not a regular file"),
         ]
         _ = bigWAV
         for (args, expected) in runs {

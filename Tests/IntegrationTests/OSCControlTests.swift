@@ -196,8 +196,50 @@ import TestSupport
         #expect(poll(seconds: 90) {
             ((readJSON(state)?["liveControl"] as? [String: Any])?["osc"] as? [String: Any])?["inPort"] as? Int == port
         }, "the restored session listens on \(port) again: \(third.stderr)")
+        #expect(third.stderr.contains("OSC in: listening on UDP 0.0.0.0:\(port) (every interface: anyone on the network can control "
+                                      + "this window; remembered from the last session, --osc-in off turns it off)"),
+                "a notice says where it listens and why: \(third.stderr)")
         third.signal(SIGTERM)
         #expect(third.wait(seconds: 30) == 0)
+        // --osc-in off: not even the session's port.
+        let offState = fx.file("osc-off.json")
+        let off = try AppProcess(["--no-midi", "--no-audio", "--size", "800x600", "--field", "320x180", "--agents", "20000",
+                                  "--osc-in", "off", "--state-file", offState.path], environment: fx.env)
+        defer { off.stop() }
+        #expect(poll(seconds: 90) { (readJSON(offState)?["liveControl"] as? [String: Any])?["osc"] != nil })
+        #expect(((readJSON(offState)?["liveControl"] as? [String: Any])?["osc"] as? [String: Any])?["inPort"] is NSNull)
+        #expect(!off.stderr.contains("OSC in: listening"))
+        off.signal(SIGTERM)
+        #expect(off.wait(seconds: 30) == 0)
+    }
+
+    /// `--osc-in ADDR:PORT` binds that interface only (the kernel's socket
+    /// table says so), the notice names it, and messages to it work;
+    /// `--osc-out` to a name that does not resolve is an error notice.
+    @Test func oscInOnOneInterfaceAndAnUnresolvableOutTarget() throws {
+        try #require(OSCTools.available, "oscsend is needed (liblo-tools; scripts/test installs it)")
+        let fx = try RemoteFixture()
+        let port = OSCTools.freeUDPPort()
+        let display = try #require(TestDisplay.display, "Xvfb is needed (scripts/test installs it)")
+        fx.env["DISPLAY"] = display
+        let state = fx.file("osc-loopback.json")
+        let app = try AppProcess(["--no-session", "--no-midi", "--no-audio", "--size", "800x600", "--field", "320x180",
+                                  "--agents", "20000", "--osc-in", "127.0.0.1:\(port)", "--osc-out", "nohost.invalid:9",
+                                  "--state-file", state.path], environment: fx.env)
+        defer { app.stop() }
+        let w = Window(app: app, state: state, port: port)
+        #expect(poll(seconds: 90) { w.osc?["inAddress"] as? String == "127.0.0.1:\(port)" }, "\(app.stderr)")
+        let sockets = (try? String(contentsOfFile: "/proc/net/udp", encoding: .utf8)) ?? ""
+        let local = String(format: "0100007F:%04X", port)
+        #expect(sockets.split(separator: "\n").contains { $0.split(separator: " ").dropFirst().first.map(String.init) == local },
+                "bound to 127.0.0.1 only, not 0.0.0.0: \(sockets)")
+        #expect(app.stderr.contains("OSC in: listening on UDP 127.0.0.1:\(port) (this machine only)"), "\(app.stderr)")
+        #expect(app.stderr.contains("OSC out to nohost.invalid:9: cannot resolve 'nohost.invalid'"), "a clear error: \(app.stderr)")
+        #expect(w.osc?["out"] is NSNull, "nothing pretends to send")
+        try OSCTools.send(port: port, "/physarum/param/effects.vignette", "f", "0.61")
+        #expect(poll(seconds: 30) { abs((w.param("effects.vignette") ?? 0) - 0.61) < 1e-6 }, "loopback messages work")
+        app.signal(SIGTERM)
+        #expect(app.wait(seconds: 30) == 0)
     }
 
     @Test func aBadBindingsFileIsReportedWithLineAndReasonAndNeverOverwritten() throws {

@@ -93,6 +93,36 @@ import TestSupport
         #expect(poll(seconds: 5) { (host.state?["params"] as? [String: Any])?["global.exposure"] as? Double == 0.75 })
     }
 
+    /// An endless script on standard input, every line a change: the remote
+    /// takes it no further ahead than the host acknowledges, so its memory
+    /// stays flat, and SIGTERM stops it at once (it used to take line after
+    /// line without looking at signals: 7 minutes for 1 GB of lines).
+    @Test func anEndlessScriptOnStandardInputStaysSmallAndStopsOnSIGTERM() throws {
+        let fx = try RemoteFixture()
+        let host = try fx.startHost()
+        defer { host.process.stop() }
+        let port = try #require(host.port)
+        let fifo = fx.file("endless.fifo"), state = fx.file("endless-state.json")
+        try #require(mkfifo(fifo.path, 0o600) == 0)
+        let writer = try AppProcess(["-c", #"exec yes "$(printf '%s\n%s' '{"params":{"global.exposure":0.5}}' '{"params":{"global.exposure":0.75}}')" > "$0""#,
+                                     fifo.path], binary: "/bin/sh")
+        defer { writer.stop() }
+        let remote = try AppProcess(["-c", #"exec "$0" remote 127.0.0.1:"$1" --headless --script - --state-file "$2" < "$3""#,
+                                     AppProcess.binary, String(port), state.path, fifo.path], environment: fx.env, binary: "/bin/sh")
+        defer { remote.stop() }
+        // The script's lines the host acknowledged (the remote's state file, rewritten every second).
+        func acked() -> Int { readJSON(state)?["ack"] as? Int ?? 0 }
+        try #require(poll(seconds: 30) { acked() >= 2000 }, "the host follows the script: \(remote.stderr)")
+        let first = try #require(AgentLimitWindowTests.memory(remote.pid)), firstAcked = acked()
+        #expect(poll(seconds: 60) { acked() >= firstAcked + 50_000 }, "and goes on following it (\(acked()) lines acknowledged)")
+        let later = try #require(AgentLimitWindowTests.memory(remote.pid))
+        print("endless script: \(firstAcked) -> \(acked()) lines acknowledged, remote RSS \(first.now / 1024) -> \(later.now / 1024) MB")
+        #expect(later.now - first.now < 16 * 1024, "memory stays flat: \(first.now / 1024) -> \(later.now / 1024) MB")
+        remote.signal(SIGTERM)
+        let status = remote.wait(seconds: 10)
+        #expect(status == 0, "SIGTERM stops it while the script still runs: \(status.map(String.init) ?? "still running")")
+    }
+
     @Test func theRemoteReconnectsWhenTheHostComesBack() throws {
         let fx = try RemoteFixture()
         var host = try fx.startHost(extra: ["--preset", "beta"])

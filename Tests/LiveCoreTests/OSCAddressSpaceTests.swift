@@ -35,6 +35,11 @@ import Testing
         #expect(Self.rejected("/other/thing") != nil)
         #expect(Self.rejected("/physarum/param/nope", .float(1))?.contains("unknown parameter") == true)
         #expect(Self.rejected("/physarum/param/global.agents", .float(1))?.contains("respawns") == true)
+        // A parameter that exists but is not a number is named as such, not "unknown".
+        let pattern = Self.rejected("/physarum/param/spawn.pattern", .float(1))
+        #expect(pattern?.hasPrefix("'spawn.pattern' is a choice (random, ") == true && pattern?.contains("not a number") == true, "\(pattern ?? "")")
+        #expect(Self.rejected("/physarum/param/species.1.color", .string("#ff0000"))?.hasPrefix("'species.1.color' is a colour (#rrggbb), not a number") == true)
+        #expect(Self.rejected("/physarum/param/render.blendMode", .float(1))?.contains("unknown") == false)
         #expect(Self.rejected("/physarum/param/effects.vignette") == "expects one number")
         #expect(Self.rejected("/physarum/param/effects.vignette", .string("x")) == "expects one number")
         #expect(Self.rejected("/physarum/param/effects.vignette", .float(.nan)) == "expects one number")

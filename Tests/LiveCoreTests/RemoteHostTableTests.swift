@@ -96,7 +96,7 @@ import Testing
         #expect(Set(t.pending.keys) == [3, 4, 5, 6, 7, 8, 9, 10])
     }
 
-    @Test func repeatedWrongTokensFromOneAddressAreCheckedOneAtATimeWithGrowingDelays() {
+    @Test func wrongTokensAreAnsweredSlowerAndSlowerWhileARightOneGetsInAtOnce() {
         var t = HostTable(policy: .init(token: Self.token))
         let wrong = Self.hello("ffffffffffffffffffffffffffffffff")
         // The first three wrong tokens are refused at once.
@@ -104,46 +104,75 @@ import Testing
             _ = t.opened(id, from: "guesser", now: Double(id))
             #expect(Self.errors(t.received(id, wrong, now: Double(id)), to: id) == ["unauthorized"])
         }
-        // The fourth waits: first 0.5 s after the last failure, then doubling.
+        // The fourth's answer waits 0.5 s, the fifth's 1 s, the sixth's 2 s.
         _ = t.opened(4, from: "guesser", now: 3.1)
-        #expect(t.received(4, wrong, now: 3.1).allSatisfy { if case .log = $0 { true } else { false } }, "held, not answered")
-        #expect(t.deadline() <= 3.5)
-        #expect(Self.closes(t.tick(now: 3.4)).isEmpty)
-        #expect(Self.errors(t.tick(now: 3.5), to: 4) == ["unauthorized"], "checked after the delay")
-        _ = t.opened(5, from: "guesser", now: 3.6)
-        _ = t.opened(6, from: "guesser", now: 3.6)
-        _ = t.received(5, wrong, now: 3.6)
-        _ = t.received(6, Self.hello(), now: 3.6)
-        #expect(Self.closes(t.tick(now: 4.4)).isEmpty, "next check 1 s after the fourth failure")
-        let fifth = t.tick(now: 4.5)
-        #expect(Self.errors(fifth, to: 5) == ["unauthorized"], "one check at a time, oldest first: \(fifth)")
-        #expect(Self.delivered(fifth).isEmpty)
-        // The right token still gets in from that address, only later (after 2 s now).
-        #expect(Self.delivered(t.tick(now: 6.4)).isEmpty)
-        let ok = t.tick(now: 6.5)
-        #expect(Self.delivered(ok) == [.connected(connection: 6, push: nil)], "\(ok)")
-        // Another address was never delayed, and the right token cleared the record.
-        _ = t.opened(7, from: "elsewhere", now: 6.6)
-        #expect(Self.errors(t.received(7, wrong, now: 6.6), to: 7) == ["unauthorized"])
-        _ = t.opened(8, from: "guesser", now: 6.7)
-        #expect(Self.errors(t.received(8, wrong, now: 6.7), to: 8) == ["unauthorized"], "cleared: refused at once again")
+        #expect(t.received(4, wrong, now: 3.1).allSatisfy { if case .log = $0 { true } else { false } }, "decided, not answered yet")
+        #expect(t.deadline() <= 3.6)
+        #expect(Self.closes(t.tick(now: 3.5)).isEmpty)
+        #expect(Self.errors(t.tick(now: 3.6), to: 4) == ["unauthorized"], "answered after the delay")
+        _ = t.opened(5, from: "guesser", now: 3.7)
+        _ = t.opened(6, from: "guesser", now: 3.7)
+        _ = t.opened(7, from: "guesser", now: 3.7)
+        _ = t.received(5, wrong, now: 3.7)
+        _ = t.received(6, wrong, now: 3.7)
+        // A right token from the same address, behind two wrong ones: in at once.
+        let ok = t.received(7, Self.hello(), now: 3.7)
+        #expect(Self.delivered(ok) == [.connected(connection: 7, push: nil)], "\(ok)")
+        #expect(t.active?.id == 7)
+        #expect(Self.closes(t.tick(now: 4.6)).isEmpty)
+        #expect(Self.errors(t.tick(now: 4.7), to: 5) == ["unauthorized"], "1 s after its check")
+        #expect(Self.closes(t.tick(now: 5.6)).isEmpty)
+        #expect(Self.errors(t.tick(now: 5.7), to: 6) == ["unauthorized"], "2 s after its check")
+        // The right token does not clear the guesser's record; another address was never slowed.
+        _ = t.opened(8, from: "guesser", now: 6)
+        #expect(Self.closes(t.received(8, wrong, now: 6)).isEmpty, "still slowed")
+        _ = t.opened(9, from: "elsewhere", now: 6)
+        #expect(Self.errors(t.received(9, wrong, now: 6), to: 9) == ["unauthorized"])
+        // The delay stops growing at its limit.
+        var now = 7.0
+        for id in 10..<30 {
+            _ = t.opened(id, from: "guesser", now: now)
+            _ = t.received(id, wrong, now: now)
+            now += 0.01
+        }
+        let last = t.pending[29]?.refusal?.at ?? 0
+        #expect(abs(last - (now - 0.01) - RemoteProtocol.maxRefusalDelay) < 1e-9)
     }
 
-    @Test func aHeldHelloIsPingedSoItsRemoteWaits() {
-        var t = HostTable(policy: .init(token: Self.token))
+    @Test func aFullAddressMakesRoomFromDecidedRefusalsFirst() {
+        var t = HostTable(policy: .init(token: Self.token, maxPending: 64, maxPendingPerAddress: 4))
+        let wrong = Self.hello("ffffffffffffffffffffffffffffffff")
         for id in 1...3 {
             _ = t.opened(id, from: "a", now: 0)
-            _ = t.received(id, Self.hello("nope-nope-nope-nope"), now: 0)
+            _ = t.received(id, wrong, now: 0)
         }
-        for id in 4...5 {
+        _ = t.opened(4, from: "a", now: 0.1)  // a slow hello: waits longest among the undecided
+        for id in 5...7 {
+            _ = t.opened(id, from: "a", now: 0.2)
+            _ = t.received(id, wrong, now: 0.2)
+        }
+        #expect(Set(t.pending.keys) == [4, 5, 6, 7])
+        let d = t.opened(8, from: "a", now: 0.3)
+        #expect(Self.errors(d, to: 5) == ["unauthorized"] && Self.closes(d) == [5],
+                "a decided refusal makes room (answered early), not the undecided one: \(d)")
+        #expect(t.pending[4] != nil && t.pending[8] != nil)
+    }
+
+    @Test func aRefusalWaitingForItsAnswerIsPingedSoItsRemoteWaits() {
+        var t = HostTable(policy: .init(token: Self.token))
+        for id in 1...4 {
             _ = t.opened(id, from: "a", now: 0)
             _ = t.received(id, Self.hello("nope-nope-nope-nope"), now: 0)
         }
-        _ = t.opened(6, from: "a", now: 0)
-        _ = t.received(6, Self.hello(), now: 0)
+        // Three answered at once; the fourth waits 0.5 s, longer ones are pinged.
+        for id in 5...6 {
+            _ = t.opened(id, from: "a", now: 0)
+            _ = t.received(id, Self.hello("nope-nope-nope-nope"), now: 0)
+        }
         let d = t.tick(now: 1)
         #expect(d.contains { if case .send(6, .ping) = $0 { true } else { false } }, "\(d)")
         #expect(t.received(6, .message(.pong(1)), now: 1.1).isEmpty, "its pong does not count as a first message")
+        #expect(Self.errors(t.tick(now: 2), to: 6) == ["unauthorized"])
     }
 
     @Test func helloTimeoutPingsAndSilence() {

@@ -75,6 +75,12 @@ public final class PrivateDaemon {
     /// SIGKILL by PID (a crash, as far as clients can tell).
     public func kill() { end(SIGKILL) }
 
+    /// SIGSTOP by PID: the daemon hangs (connections stay open, nothing is answered or delivered).
+    public func pause() { if let p = pid { Glibc.kill(p, SIGSTOP) } }
+
+    /// SIGCONT by PID: a paused daemon carries on.
+    public func resume() { if let p = pid { Glibc.kill(p, SIGCONT) } }
+
     /// Stops the daemon by its PID (SIGTERM) and removes its folder.
     public func stop() {
         end(SIGTERM)
@@ -84,6 +90,7 @@ public final class PrivateDaemon {
     private func end(_ signal: Int32) {
         guard let p = pid else { return }
         Glibc.kill(p, signal)
+        Glibc.kill(p, SIGCONT)  // a paused daemon takes SIGTERM only once continued
         var status: Int32 = 0
         _ = waitpid(p, &status, 0)
         pid = nil

@@ -92,6 +92,16 @@ public protocol LiveAudioSource: AudioSource, Sendable {
     func waitForData(timeout: Double)
     /// Current health.
     var status: CaptureStatus { get }
+    /// Asks the producer thread to call `consumer` itself after each batch
+    /// of samples it hands over, instead of the consumer waiting on a thread
+    /// of its own (one thread wake-up less per fragment). Call before
+    /// `start()`; returns false when the source does not offer it.
+    func runConsumerOnProducerThread(_ consumer: @escaping @Sendable () -> Void) -> Bool
+}
+
+extension LiveAudioSource {
+    /// Not offered: the consumer runs its own thread.
+    public func runConsumerOnProducerThread(_ consumer: @escaping @Sendable () -> Void) -> Bool { false }
 }
 
 /// The hand-over between a live producer thread and the consumer: a sample

@@ -45,6 +45,9 @@ public final class PulseCapture: LiveAudioSource, @unchecked Sendable {
     private let firstOutcome = DispatchSemaphore(value: 0)
     private let zeros = UnsafeMutableBufferPointer<Float>.allocate(capacity: 4096)
 
+    /// Runs after each batch of fragments, on the capture thread (set before `start`).
+    private var consumer: (@Sendable () -> Void)?
+
     // Capture thread only.
     private var context: OpaquePointer?
     private var stream: OpaquePointer?
@@ -97,6 +100,15 @@ public final class PulseCapture: LiveAudioSource, @unchecked Sendable {
     }
 
     public func waitForData(timeout: Double) { channel.wait(timeout: timeout) }
+
+    /// The analysis runs on the capture thread, after each mainloop iteration
+    /// that delivered samples (outside the read callback, which stays
+    /// wait-free).
+    public func runConsumerOnProducerThread(_ consumer: @escaping @Sendable () -> Void) -> Bool {
+        guard !startedFlag.load(ordering: .acquiring) else { return false }
+        self.consumer = consumer
+        return true
+    }
 
     public func read(into buffer: inout [Float]) throws(AudioSourceError) -> AudioRead {
         channel.read(into: &buffer)
@@ -169,8 +181,13 @@ public final class PulseCapture: LiveAudioSource, @unchecked Sendable {
             sessionError = pa_context_errno(ctx)
             sessionEnded = true
         }
+        var handed = channel.ring.written
         while !sessionEnded && !stopRequested.load(ordering: .acquiring) {
             if pa_mainloop_iterate(mainloop, 1, nil) < 0 { break }
+            if let consumer, channel.ring.written != handed {
+                handed = channel.ring.written
+                consumer()
+            }
         }
         if let s = stream {
             pa_stream_set_read_callback(s, nil, nil)

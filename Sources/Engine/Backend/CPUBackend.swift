@@ -11,9 +11,12 @@ public final class CPUBackend: EngineBackend {
     public static let agentLimit = 8_000_000
 
     /// A `field`-sized simulation seeded with `seed`, rendering at `output` size.
+    /// An agent count over `agentLimit` is cut to it before anything is allocated.
     public init(field: (width: Int, height: Int), output: (width: Int, height: Int), params: PresetParams,
                 seed: UInt64, threads: Int = Simulation.defaultThreads) {
-        simulation = Simulation(width: field.width, height: field.height, params: params, seed: seed, threads: threads)
+        var p = params
+        p[.agents] = min(p[.agents], Double(Self.agentLimit))
+        simulation = Simulation(width: field.width, height: field.height, params: p, seed: seed, threads: threads)
         renderer = Renderer(width: output.width, height: output.height, threads: threads)
     }
 

@@ -24,6 +24,11 @@ public struct RenderSettings: Sendable {
     public var saturation: Float
     public var contrast: Float
 
+    /// The scalar parameters the render chain reads (`init`); every other
+    /// parameter moves the simulation.
+    public static let parameterKeys: [ParamKey] = [.exposure, .headGlow, .kaleidoscope, .feedback, .bloomThreshold,
+                                                   .bloom, .vignette, .saturation, .contrast]
+
     /// The settings `p` asks for (every effect as the parameters say).
     public init(_ p: PresetParams) {
         blend = p.blendMode

@@ -2,7 +2,7 @@
 typealias Rows3 = (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>)
 
 /// The composite pass: for each output row, sample the field (in place, via
-/// the kaleidoscope map, or resampled), add head glow, colour the species by
+/// the kaleidoscope's colour field, or resampled), add head glow, colour the species by
 /// the blend mode, tone map, mix in the previous frame (feedback), store the
 /// result as the new history, and gather the bloom bright-pass at ¼
 /// resolution — one read of the field, one write of the picture.
@@ -23,6 +23,16 @@ extension Renderer {
         let G = glow
         let trailGain = s.trailGain, glowGain = s.glowGain
         let kernel = CompositeKernel(s)
+        // The kaleidoscope colours the field pixels it shows first (see KaleidoscopeSampling).
+        var colourField: UnsafeMutablePointer<Float>?
+        var pad: (Float, Float, Float) = (0, 0, 0)
+        if case .map(let k) = sampler {
+            if kaleidoscopeColour.count < k.colourCount { kaleidoscopeColour = AlignedBuffer(count: k.colourCount) }
+            k.colourField(T, G, trailGain: trailGain, glowGain: glowGain, kernel: kernel, into: kaleidoscopeColour.base, pool: pool)
+            colourField = kaleidoscopeColour.base
+            let (r, g, b) = kernel.colour(.zero, .zero, .zero)
+            pad = (r[0], g[0], b[0])
+        }
 
         pool.run(chunks: (H + rows - 1) / rows) { chunk, worker in
             let y0 = chunk * rows, y1 = min(H, y0 + rows)
@@ -30,16 +40,10 @@ extension Renderer {
             let e: Rows3 = (scr, scr + S, scr + 2 * S)
             let acc: Rows3 = (scr + 3 * S, scr + 4 * S, scr + 5 * S)
             let v: Rows3 = (scr + 7 * S, scr + 7 * S + fwPad, scr + 7 * S + 2 * fwPad)
-            // The kaleidoscope gathers the whole chunk first, in small tiles, so
-            // the (rotated, mirrored) reads stay within a few cache lines.
-            let gathered = scr + 7 * S + 3 * fwPad
-            if case .map(let map) = sampler {
-                Self.mappedChunk(T, G, map: map, rows: y0..<y1, width: W, stride: S, trailGain: trailGain, glowGain: glowGain,
-                                 into: gathered)
-            }
             for y in y0..<y1 {
                 var src: Rows3
                 var gain: Float = 1
+                var coloured = false
                 switch sampler {
                 case .identity:
                     if let G {
@@ -49,9 +53,10 @@ extension Renderer {
                         src = (T.0 + y * W, T.1 + y * W, T.2 + y * W)
                         gain = trailGain
                     }
-                case .map:
-                    let r = gathered + 3 * (y - y0) * S
-                    src = (r, r + S, r + 2 * S)
+                case .map(let k):
+                    k.gather(row: y, width: W, stride: S, colour: colourField!, pad: pad, into: e)
+                    src = e
+                    coloured = true
                 case .resample(let tx, let ty):
                     Self.resampled(T, G, tx: tx, ty: ty, row: y, fieldWidth: FW, fieldHeight: FH, width: W,
                                    trailGain: trailGain, glowGain: glowGain, vertical: v, into: e)
@@ -63,8 +68,12 @@ extension Renderer {
                     acc.2.update(repeating: 0, count: S)
                 }
                 let off = y * S
-                kernel.run(src, gain: gain, count: S, history: (hist.0 + off, hist.1 + off, hist.2 + off),
-                           bloom: bloomOn ? acc : nil)
+                let h: Rows3 = (hist.0 + off, hist.1 + off, hist.2 + off)
+                if coloured {
+                    kernel.runColoured(src, count: S, history: h, bloom: bloomOn ? acc : nil)
+                } else {
+                    kernel.run(src, gain: gain, count: S, history: h, bloom: bloomOn ? acc : nil)
+                }
                 if bloomOn && (y & 3 == 3 || y == y1 - 1) {
                     let o = (y >> 2) * bS
                     Self.reduceQuads(acc.0, into: bl.0 + o, count: bW)
@@ -103,45 +112,6 @@ extension Renderer {
     @inline(__always) static func byteLane(_ v: U8x8, _ shift: UInt32) -> V8 {
         let b = (v &>> U8x8(repeating: shift)) & U8x8(repeating: 0xFF)
         return unsafeBitCast(b | U8x8(repeating: 0x4B00_0000), to: V8.self) - V8(repeating: 8_388_608)
-    }
-
-    /// Kaleidoscope sampling of output rows `rows`: each output pixel reads the
-    /// field pixel the map names. Visits 16×16 output tiles, whose sources are
-    /// a small rotated patch of the field, and writes row r's three species at
-    /// `out + 3·(r − rows.lowerBound)·stride` (+0, +stride, +2·stride).
-    static func mappedChunk(_ T: Rows3, _ G: UnsafeMutablePointer<UInt32>?, map: UnsafeMutablePointer<Int32>, rows: Range<Int>,
-                            width W: Int, stride S: Int, trailGain: Float, glowGain: Float, into out: UnsafeMutablePointer<Float>) {
-        let tile = 16
-        var x0 = 0
-        while x0 < W {
-            let x1 = min(W, x0 + tile)
-            for y in rows {
-                let m = map + y * W
-                let e0 = out + 3 * (y - rows.lowerBound) * S, e1 = e0 + S, e2 = e1 + S
-                if let G {
-                    for x in x0..<x1 {
-                        let i = Int(m[x])
-                        let g = G[i]
-                        e0[x] = trailGain * T.0[i] + glowGain * Float(g & 0xFF)
-                        e1[x] = trailGain * T.1[i] + glowGain * Float((g >> 8) & 0xFF)
-                        e2[x] = trailGain * T.2[i] + glowGain * Float((g >> 16) & 0xFF)
-                    }
-                } else {
-                    for x in x0..<x1 {
-                        let i = Int(m[x])
-                        e0[x] = trailGain * T.0[i]
-                        e1[x] = trailGain * T.1[i]
-                        e2[x] = trailGain * T.2[i]
-                    }
-                }
-            }
-            x0 = x1
-        }
-        // Lanes past the width are computed but never shown; keep them finite.
-        for y in rows {
-            let e0 = out + 3 * (y - rows.lowerBound) * S
-            for x in W..<S { e0[x] = 0; e0[S + x] = 0; e0[2 * S + x] = 0 }
-        }
     }
 
     /// Cover-scaled sampling: vertical taps into `vertical` (field width), then
@@ -211,49 +181,69 @@ struct CompositeKernel {
     @inline(__always)
     func run(_ e: Rows3, gain: Float, count: Int, history h: Rows3, bloom b: Rows3?) {
         let g = V8(repeating: gain)
-        let one = V8(repeating: 1)
         var x = 0
         while x < count {
-            let e0 = load8(e.0 + x) * g, e1 = load8(e.1 + x) * g, e2 = load8(e.2 + x) * g
-            var r: V8, gr: V8, bl: V8
-            if additive {
-                // Light from the trails, tone mapped, screened over the
-                // background: exact over black, saturating toward white on
-                // bright backgrounds.
-                let lr = filmic(c0.0 * e0 + c1.0 * e1 + c2.0 * e2)
-                let lg = filmic(c0.1 * e0 + c1.1 * e1 + c2.1 * e2)
-                let lb = filmic(c0.2 * e0 + c1.2 * e1 + c2.2 * e2)
-                r = bg.0 + lr - bg.0 * lr
-                gr = bg.1 + lg - bg.1 * lg
-                bl = bg.2 + lb - bg.2 * lb
-            } else {
-                // Ink on paper: each species covers a share a of the pixel and
-                // absorbs (1 − colour) of the light there; uncovered paper shows
-                // the background. bg·T + Π(1 − a·k) − T with T = Π(1 − a).
-                let a0 = filmic(e0), a1 = filmic(e1), a2 = filmic(e2)
-                let t = (one - a0) * (one - a1) * (one - a2)
-                r = bg.0 * t + (one - a0 * c0.0) * (one - a1 * c1.0) * (one - a2 * c2.0) - t
-                gr = bg.1 * t + (one - a0 * c0.1) * (one - a1 * c1.1) * (one - a2 * c2.1) - t
-                bl = bg.2 * t + (one - a0 * c0.2) * (one - a1 * c1.2) * (one - a2 * c2.2) - t
-            }
-            if feedbackOn {
-                r = r + (load8(h.0 + x) - r) * feedback
-                gr = gr + (load8(h.1 + x) - gr) * feedback
-                bl = bl + (load8(h.2 + x) - bl) * feedback
-            }
-            store8(r, h.0 + x)
-            store8(gr, h.1 + x)
-            store8(bl, h.2 + x)
-            if let b {
-                // Bright-pass of what is brighter than the background.
-                let dr = vmax(r - bg.0, .zero), dg = vmax(gr - bg.1, .zero), db = vmax(bl - bg.2, .zero)
-                let lum = V8(repeating: Luma.r) * dr + V8(repeating: Luma.g) * dg + V8(repeating: Luma.b) * db
-                let f = vmax(lum - threshold, .zero) / vmax(lum, V8(repeating: 1e-6))
-                store8(load8(b.0 + x) + dr * f, b.0 + x)
-                store8(load8(b.1 + x) + dg * f, b.1 + x)
-                store8(load8(b.2 + x) + db * f, b.2 + x)
-            }
+            let (r, gr, bl) = colour(load8(e.0 + x) * g, load8(e.1 + x) * g, load8(e.2 + x) * g)
+            blend(r, gr, bl, at: x, history: h, bloom: b)
             x += 8
+        }
+    }
+
+    /// `run` on rows that already hold colours (from `colour`): feedback,
+    /// history and the bloom bright-pass only.
+    @inline(__always)
+    func runColoured(_ c: Rows3, count: Int, history h: Rows3, bloom b: Rows3?) {
+        var x = 0
+        while x < count {
+            blend(load8(c.0 + x), load8(c.1 + x), load8(c.2 + x), at: x, history: h, bloom: b)
+            x += 8
+        }
+    }
+
+    /// The colour of eight pixels of intensities (e0, e1, e2) by the blend
+    /// mode, tone mapped, over the background (display values).
+    @inline(__always)
+    func colour(_ e0: V8, _ e1: V8, _ e2: V8) -> (V8, V8, V8) {
+        let one = V8(repeating: 1)
+        if additive {
+            // Light from the trails, tone mapped, screened over the
+            // background: exact over black, saturating toward white on
+            // bright backgrounds.
+            let lr = filmic(c0.0 * e0 + c1.0 * e1 + c2.0 * e2)
+            let lg = filmic(c0.1 * e0 + c1.1 * e1 + c2.1 * e2)
+            let lb = filmic(c0.2 * e0 + c1.2 * e1 + c2.2 * e2)
+            return (bg.0 + lr - bg.0 * lr, bg.1 + lg - bg.1 * lg, bg.2 + lb - bg.2 * lb)
+        }
+        // Ink on paper: each species covers a share a of the pixel and
+        // absorbs (1 − colour) of the light there; uncovered paper shows
+        // the background. bg·T + Π(1 − a·k) − T with T = Π(1 − a).
+        let a0 = filmic(e0), a1 = filmic(e1), a2 = filmic(e2)
+        let t = (one - a0) * (one - a1) * (one - a2)
+        return (bg.0 * t + (one - a0 * c0.0) * (one - a1 * c1.0) * (one - a2 * c2.0) - t,
+                bg.1 * t + (one - a0 * c0.1) * (one - a1 * c1.1) * (one - a2 * c2.1) - t,
+                bg.2 * t + (one - a0 * c0.2) * (one - a1 * c1.2) * (one - a2 * c2.2) - t)
+    }
+
+    /// Feedback with the history at lanes x…x+7, the new history, and the
+    /// bright-pass of what is brighter than the background into `b`.
+    @inline(__always)
+    func blend(_ r0: V8, _ g0: V8, _ b0: V8, at x: Int, history h: Rows3, bloom b: Rows3?) {
+        var r = r0, gr = g0, bl = b0
+        if feedbackOn {
+            r = r + (load8(h.0 + x) - r) * feedback
+            gr = gr + (load8(h.1 + x) - gr) * feedback
+            bl = bl + (load8(h.2 + x) - bl) * feedback
+        }
+        store8(r, h.0 + x)
+        store8(gr, h.1 + x)
+        store8(bl, h.2 + x)
+        if let b {
+            let dr = vmax(r - bg.0, .zero), dg = vmax(gr - bg.1, .zero), db = vmax(bl - bg.2, .zero)
+            let lum = V8(repeating: Luma.r) * dr + V8(repeating: Luma.g) * dg + V8(repeating: Luma.b) * db
+            let f = vmax(lum - threshold, .zero) / vmax(lum, V8(repeating: 1e-6))
+            store8(load8(b.0 + x) + dr * f, b.0 + x)
+            store8(load8(b.1 + x) + dg * f, b.1 + x)
+            store8(load8(b.2 + x) + db * f, b.2 + x)
         }
     }
 }

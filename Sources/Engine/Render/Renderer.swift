@@ -41,8 +41,7 @@ public final class Renderer: @unchecked Sendable {
     var historyValid = false
     let bloom: BloomPyramid
     /// Per worker: scratch rows (3 sample rows + 3 bloom rows + 1 packed row
-    /// of `stride`, then 3 resample rows of the field width, then 3 × 16 rows
-    /// of `stride` for a chunk gathered through the kaleidoscope map).
+    /// of `stride`, then 3 resample rows of the field width).
     var scratch: [AlignedBuffer<Float>] = []
     var scratchFieldWidth = -1
     /// u²/2 per column for the vignette (u = −1…1 across the width).
@@ -51,7 +50,9 @@ public final class Renderer: @unchecked Sendable {
     /// Kaleidoscope maps built so far, by [axes, field width, field height]
     /// (a map costs tens of milliseconds to build, so switching between looks
     /// must not rebuild it every time; at most 6 per field size).
-    var kaleidoscopeMaps: [[Int]: AlignedBuffer<Int32>] = [:]
+    var kaleidoscopeMaps: [[Int]: KaleidoscopeSampling] = [:]
+    /// The kaleidoscope's colour field (shared by the maps; grown on demand).
+    var kaleidoscopeColour = AlignedBuffer<Float>(count: 0)
     var tapsCache: (key: [Int], x: AxisTaps, y: AxisTaps)?
 
     /// Output rows per chunk of the full-size passes (a multiple of the bloom factor).
@@ -169,7 +170,7 @@ public final class Renderer: @unchecked Sendable {
     func ensureScratch(fieldWidth: Int) {
         guard scratchFieldWidth != fieldWidth || scratch.count != pool.threads else { return }
         let fw = max((fieldWidth + 7) / 8 * 8, stride)
-        scratch = (0..<pool.threads).map { _ in AlignedBuffer(count: 7 * stride + 3 * fw + 3 * Self.rowsPerChunk * stride + 64) }
+        scratch = (0..<pool.threads).map { _ in AlignedBuffer(count: 7 * stride + 3 * fw + 64) }
         scratchFieldWidth = fieldWidth
     }
 
@@ -178,7 +179,7 @@ public final class Renderer: @unchecked Sendable {
         /// Output pixel (x, y) is field pixel (x, y), rows read in place.
         case identity
         /// Each output pixel shows one field pixel (kaleidoscope).
-        case map(UnsafeMutablePointer<Int32>)
+        case map(KaleidoscopeSampling)
         /// Separable resampling (cover scaling).
         case resample(AxisTaps, AxisTaps)
     }
@@ -186,12 +187,12 @@ public final class Renderer: @unchecked Sendable {
     func makeSampler(field: FieldView, mapping: CoverMapping, settings s: RenderSettings) -> Sampler {
         if s.kaleidoscope > 0 {
             let key = [s.kaleidoscope, field.width, field.height]
-            if let map = kaleidoscopeMaps[key] { return .map(map.base) }
+            if let map = kaleidoscopeMaps[key] { return .map(map) }
             // Keep only maps for the current field size.
             kaleidoscopeMaps = kaleidoscopeMaps.filter { $0.key[1] == field.width && $0.key[2] == field.height }
-            let map = KaleidoscopeMap.build(axes: s.kaleidoscope, mapping: mapping, pool: pool)
+            let map = KaleidoscopeSampling(axes: s.kaleidoscope, mapping: mapping, pool: pool)
             kaleidoscopeMaps[key] = map
-            return .map(map.base)
+            return .map(map)
         }
         if mapping.isIdentity && width % 8 == 0 { return .identity }
         let key = [field.width, field.height]

@@ -30,6 +30,9 @@ struct AgentKernel {
     let counts: UnsafeMutablePointer<UInt8>
     let rhythmRot: UnsafePointer<Float>
     let chaosRot: UnsafePointer<Float>
+    /// How far a sensor point or the new position can lie from the agent, plus
+    /// one pixel: agents at least this far inside the field need no wrapping.
+    let margin: Float
 
     init(shared: Shared, species: SpeciesStep, sense: UnsafeMutablePointer<Float16>, counts: UnsafeMutablePointer<UInt8>,
          rhythmRot: UnsafePointer<Float>, chaosRot: UnsafePointer<Float>) {
@@ -39,6 +42,11 @@ struct AgentKernel {
         self.counts = counts
         self.rhythmRot = rhythmRot
         self.chaosRot = chaosRot
+        // Computed once here: in the per-group step, the generic abs/max
+        // calls were not inlined and spilled every live vector register.
+        let d = species.sensorDist < 0 ? -species.sensorDist : species.sensorDist
+        let v = species.speed < 0 ? -species.speed : species.speed
+        margin = (d > v ? d : v) + 1
     }
 
     /// Updates the agents in `range`.
@@ -112,8 +120,11 @@ struct AgentKernel {
     @_transparent func gather(_ idx: VI) -> V {
         let F = sense
         // Eight half-precision loads, one vector conversion (vcvtph2ps with F16C).
-        let h = SIMD8<Float16>(F[Int(idx[0])], F[Int(idx[1])], F[Int(idx[2])], F[Int(idx[3])],
-                               F[Int(idx[4])], F[Int(idx[5])], F[Int(idx[6])], F[Int(idx[7])])
+        // Indices are non-negative: read as UInt32 they widen for free (a
+        // 32-bit move zero-extends), where Int32 costs a sign extension each.
+        let u = unsafeBitCast(idx, to: VU.self)
+        @_transparent func at(_ k: Int) -> Float16 { F[Int(truncatingIfNeeded: u[k])] }
+        let h = SIMD8<Float16>(at(0), at(1), at(2), at(3), at(4), at(5), at(6), at(7))
         return V(h)
     }
 
@@ -135,7 +146,7 @@ struct AgentKernel {
         // the new position lie inside the field and wrapping them would change
         // nothing: skip it. (Headings are unit vectors, renormalised by every
         // tile sort, so a point is at most max(d, speed) from the agent.)
-        let m = V(repeating: max(abs(d), abs(species.speed)) + 1)
+        let m = V(repeating: margin)
         let inner = all((px .>= m) .& (px .< W - m) .& (py .>= m) .& (py .< H - m))
         if inner {
             c = gather(Self.pixel(py + hy * d, maxY) &* rowStride &+ Self.pixel(px + hx * d, maxX))
@@ -193,8 +204,9 @@ struct AgentKernel {
 
         let dep = Self.pixel(my, maxY) &* rowStride &+ Self.pixel(mx, maxX)
         let cnt = counts
+        let du = unsafeBitCast(dep, to: VU.self)
         for k in 0..<valid {
-            let j = Int(dep[k])
+            let j = Int(truncatingIfNeeded: du[k])
             let old = cnt[j]
             cnt[j] = old &+ (old == UInt8.max ? 0 : 1)
         }

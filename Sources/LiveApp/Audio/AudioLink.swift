@@ -10,7 +10,9 @@ import Foundation
 /// answers, the built-in demo groove plays (labelled DEMO) while capture keeps
 /// retrying in the background; when the server appears, real capture takes
 /// over. Losing capture mid-run does not start the demo: modulation fades back
-/// to base until capture resumes.
+/// to base until capture resumes. A stream that claims to run but delivers
+/// nothing (a hung sound server) is "stalled" (`CaptureWatchdog`): the same
+/// fade to rest, one notice, and back to live when samples flow again.
 ///
 /// Main thread only (it owns the analyses; their threads talk to it through
 /// wait-free queues).
@@ -20,6 +22,8 @@ final class AudioLink {
         case demo
         case live(String)
         case waiting(String)
+        /// The stream claims to run but no sample has come for a while (the source).
+        case stalled(String)
         /// `--play FILE`: the file, looped in real time.
         case file(String)
 
@@ -34,6 +38,7 @@ final class AudioLink {
             case .demo: "DEMO (no audio server)"
             case .live(let s): "live: \(s)"
             case .waiting(let why): "no capture: \(why)"
+            case .stalled(let s): "stalled: no sound from \(s)"
             case .file(let name): "file: \(name) (looped)"
             }
         }
@@ -42,7 +47,8 @@ final class AudioLink {
     private(set) var status: Status = .off
     /// Hops with a `full` onset seen since start.
     private(set) var onsetsSeen = 0
-    private var accumulator = FrameFeatureAccumulator()
+    /// The frame rule at the frame's start and at the post chain's late latch.
+    private var latch = FrameLatch()
     private var capture: LiveAnalysis?
     /// The demo groove or `--play`'s file, played in real time.
     private var demo: LiveAnalysis?
@@ -55,6 +61,10 @@ final class AudioLink {
     private let options: LiveOptions
     /// A source switch is waiting for its first samples (for the notice).
     private var switching = false
+    /// Watches the live stream for a stall (samples stop while it claims to run).
+    private var watchdog = CaptureWatchdog()
+    private let clock = ContinuousClock()
+    private let origin = ContinuousClock.now
 
     init(options: LiveOptions, source: String?, settings: AudioTuning) {
         self.settings = settings
@@ -131,7 +141,8 @@ final class AudioLink {
         let analysis = LiveAnalysis(source: PulseCapture(source: name), settings: settings)
         analysis.start()
         capture = analysis
-        accumulator.reset()
+        latch.reset()
+        watchdog = CaptureWatchdog()
         switching = true
         if status != .demo && !status.isFile { status = .waiting("connecting to \(name ?? "the default source")") }
     }
@@ -157,41 +168,101 @@ final class AudioLink {
         }
     }
 
-    /// The features for this frame: level = last hop, transient = peak since
-    /// the last frame. Also follows capture coming and going.
-    func frameFeatures() -> AudioFeatures {
+    /// The features for this frame's start: level = last hop, transient =
+    /// peak since the last frame. Also follows capture coming and going.
+    /// With `lateLatch` the picture takes its own features at
+    /// `lateFeatures()`, just before the post chain.
+    func frameFeatures(lateLatch: Bool = false) -> AudioFeatures {
         followCapture()
+        drainHops()
+        switch status {
+        case .waiting, .stalled:
+            // Capture is out or stalled: the levels (and so the routes' inputs)
+            // are at rest, not held at the last hop heard before the outage.
+            latch.reset()
+            return .silent
+        default:
+            break
+        }
+        if status == .off { return .silent }
+        return latch.takeStart(lateLatch: lateLatch)
+    }
+
+    /// The picture's features at the post chain's late latch: every hop
+    /// since the last picture, those that arrived while the simulation
+    /// stepped included (nil when this frame has no late latch).
+    func lateFeatures() -> AudioFeatures? {
+        guard latch.awaitsLateLatch else { return nil }
+        drainHops()
+        return latch.takeLate()
+    }
+
+    /// Drains the driving analysis into the frame latch, noting when each
+    /// onset hop was taken (for the latency readout).
+    private func drainHops() {
+        latchedAt = DispatchTime.now().uptimeNanoseconds
         let source = demo ?? capture
         source?.drainFeatures { f in
-            accumulator.add(f)
-            if f.onset { onsetsSeen += 1 }
+            latch.add(f)
+            lastTakenTime = f.time
+            if f.onset {
+                onsetsSeen += 1
+                takenOnsets.append((f.time, DispatchTime.now().uptimeNanoseconds))
+            }
         }
-        lastFrameHops = accumulator.pendingHops
+        lastFrameHops = latch.pictureHops
         // Drain the idle capture too, so its queue never backs up.
         if demo != nil { capture?.drainFeatures { _ in } }
-        if case .waiting = status {
-            // Capture is out: the levels (and so the routes' inputs) are at
-            // rest, not held at the last hop heard before the outage.
-            accumulator.reset()
-            return .silent
+    }
+
+    /// Onset hops taken since the last call, with their measured timing:
+    /// (timing, when the frame took the hop).
+    func takeOnsets() -> [(timing: OnsetTiming, taken: UInt64)] {
+        timings += (demo ?? capture)?.takeOnsetTimings() ?? []
+        var out: [(OnsetTiming, UInt64)] = []
+        for (time, taken) in takenOnsets {
+            if let t = timings.last(where: { abs($0.hopTime - time) < 1e-9 }) { out.append((t, taken)) }
         }
-        return status == .off ? .silent : accumulator.takeFrame()
+        takenOnsets.removeAll(keepingCapacity: true)
+        // Timings of hops not taken yet wait for their frame.
+        timings.removeAll { $0.hopTime <= lastTakenTime + 1e-9 }
+        if timings.count > 8 { timings.removeFirst(timings.count - 8) }
+        return out
     }
 
     private func followCapture() {
         guard let c = capture else { return }
         let st = c.captureStatus
+        let source = sourceName ?? "default source"
+        let watched: Bool = switch status {
+        case .live, .stalled: st.state == .capturing
+        default: false
+        }
+        switch watchdog.update(running: watched, samples: st.samples, now: (clock.now - origin) / .seconds(1)) {
+        case .stalled(let s)?:
+            status = .stalled(source)
+            notices.append("Audio capture stalled: no sound from \(source) for \(String(format: "%.1f", s)) s while the stream claims to run "
+                           + "(is the sound server hung?); modulation fades out until sound flows again")
+            return
+        case .resumed(let s)?:
+            status = .live(source)
+            latch.reset()
+            notices.append("Audio capture resumed: sound flows again from \(source) after \(String(format: "%.1f", s)) s")
+            return
+        case nil:
+            break
+        }
         switch (status, st.state) {
         case (.demo, .capturing) where !forcedDemo, (.file, .capturing):
             let stopped = status.isFile ? status.label : "the demo groove"
             demo?.stop()
             demo = nil
-            accumulator.reset()
+            latch.reset()
             everCaptured = true
             switching = false
             status = .live(sourceName ?? "default source")
             notices.append("Audio capture started (\(sourceName ?? "default source")); \(stopped) stopped")
-        case (.live, .retrying), (.live, .connecting):
+        case (.live, .retrying), (.live, .connecting), (.stalled, .retrying), (.stalled, .connecting):
             status = .waiting(st.message ?? "capture lost")
             notices.append("Audio capture lost (\(st.message ?? "server gone")); modulation fades out until it returns")
         case (.waiting, .retrying):
@@ -205,9 +276,16 @@ final class AudioLink {
         }
     }
 
-    /// Hops the last `frameFeatures()` drained (a sound waited for the frame
+    /// Hops the frame has taken so far (a sound waited for the frame
     /// anywhere from the newest hop to the oldest of them).
     private(set) var lastFrameHops = 0
+    /// When the frame last took features (uptime ns): its start, or the late latch.
+    private(set) var latchedAt: UInt64 = 0
+    /// Onset hops taken this frame: (sample-clock time, when taken).
+    private var takenOnsets: [(Double, UInt64)] = []
+    /// Onset timings whose hops were not taken yet, and the newest hop taken.
+    private var timings: [OnsetTiming] = []
+    private var lastTakenTime = -Double.infinity
 
     /// Seconds since the newest hop of the driving analysis was queued (nil before any).
     func newestHopAge(at uptime: UInt64) -> Double? {

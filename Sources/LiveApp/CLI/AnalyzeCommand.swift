@@ -16,7 +16,8 @@ enum AnalyzeCommand: Subcommand {
     Runs the analysis and prints one line per hop (128 samples = 2.67 ms at
     48 kHz). Time is the sample clock; a file gives exactly what live
     analysis of the same samples would, and the same file and options always
-    give the same output.
+    give the same output. From a live source the lines come in batches every
+    20 ms.
 
     Input (one of):
       --file F         an audio file (WAV, FLAC, OGG, ... via libsndfile),
@@ -159,20 +160,25 @@ enum AnalyzeCommand: Subcommand {
 
     static func runLive(source name: String?, server: String?, settings: AudioTuning, duration: Double?,
                         out: FeatureLineWriter) throws {
-        let capture = PulseCapture(source: name, server: server)
-        capture.start()
+        // Printed lines go out every 20 ms (a wake-up per 5 ms fragment cost
+        // more than the writing), so the capture asks for 20 ms fragments
+        // too: the lines are the same (the sample clock), with a quarter of
+        // the wake-ups. The OSC stream keeps 5 ms fragments and sends every batch.
+        let paced = out.bridge == nil
+        let capture = PulseCapture(source: name, server: server, fragmentSeconds: paced ? 0.02 : 0.005)
+        // Started before the capture: the analysis then runs on the capture thread.
+        let live = LiveAnalysis(source: capture, settings: settings)
+        live.start()
         let first = capture.waitForFirstOutcome(timeout: 10)
         guard first.state == .capturing else {
-            capture.stop()
+            live.stop()
             throw RuntimeFailure(first.message ?? "capture did not start within 10 s (\(capture.label))")
         }
-        let live = LiveAnalysis(source: capture, settings: settings)
         Interrupt.install()
-        live.start()
         var state = CaptureState.capturing
         var done = false
         while !done && !Interrupt.requested {
-            live.waitForFeatures(timeout: 0.1)
+            if paced { Thread.sleep(forTimeInterval: 0.02) } else { live.waitForFeatures(timeout: 0.1) }
             live.drainFeatures { f in
                 guard !done else { return }
                 out.write(f)
@@ -191,53 +197,6 @@ enum AnalyzeCommand: Subcommand {
         }
         live.stop()
         out.flush()
-    }
-}
-
-/// Writes one line per hop to standard output (buffered; flushed in batches).
-final class FeatureLineWriter {
-    let json: Bool
-    /// Print lines (off for `--osc` without `--json`).
-    let printing: Bool
-    /// The OSC feature stream (`--osc`), fed every hop.
-    let bridge: OSCBridge?
-
-    init(json: Bool, print printing: Bool = true, bridge: OSCBridge? = nil) {
-        self.json = json
-        self.printing = printing
-        self.bridge = bridge
-    }
-
-    func write(_ f: AudioFeatures) {
-        bridge?.add(f)
-        if printing { print(json ? Self.jsonLine(f) : Self.textLine(f)) }
-    }
-
-    func flush() { fflush(nil) }
-
-    static func jsonLine(_ f: AudioFeatures) -> String {
-        var sources: [(String, JSONNode)] = []
-        for id in AudioSourceID.allCases {
-            let s = f[id]
-            sources.append((id.rawValue, .object([("level", JSONNode.rounded(Double(s.level), 4)),
-                                                  ("transient", JSONNode.rounded(Double(s.transient), 4)),
-                                                  ("gate", JSONNode.rounded(Double(s.gate), 4))])))
-        }
-        let b = f.beat
-        let beat = JSONNode.object([("tempo", JSONNode.rounded(Double(b.tempo), 2)), ("phase", JSONNode.rounded(Double(b.phase), 3)),
-                                    ("confidence", JSONNode.rounded(Double(b.confidence), 3)), ("beat", .bool(b.beat)), ("bar", .bool(b.bar))])
-        return JSONNode.object([("t", JSONNode.rounded(f.time, 6)), ("sources", .object(sources)), ("onset", .bool(f.onset)),
-                                ("beat", beat)]).text
-    }
-
-    static func textLine(_ f: AudioFeatures) -> String {
-        var line = String(format: "%10.6f", f.time)
-        for id in AudioSourceID.allCases {
-            let s = f[id]
-            line += String(format: "  %@ %.2f/%.2f%@", id.rawValue, s.level, s.transient, s.gate < 0.5 ? "-" : "")
-        }
-        if f.onset { line += "  ONSET" }
-        return line
     }
 }
 

@@ -103,6 +103,12 @@ enum RenderCommand: Subcommand {
         if backend == .gpu {
             printError("physarum render: --backend gpu: frames are not bit-reproducible across GPUs and drivers (the CPU engine, the default, is)")
         }
+        // An explicit count over the engine's limit is refused before anything is allocated; a preset's is lowered.
+        if let agents, backend == .cpu {
+            let limit = EngineSetup.cpuAgentLimit()
+            if agents > limit.count { throw UsageError("--agents \(agents): over the most this machine runs, \(limit)") }
+        }
+        if let n = job.agentNotice { printError("physarum render: \(n)") }
         if let audioPath {
             let config = try configArg.map { arg in
                 let loaded = try AudioConfigSource.resolve(arg)

@@ -6,7 +6,8 @@ import LiveCore
 /// clock or the beat tracker on the heard features), the features behind
 /// the visual offset, and the mutate/randomize whose beat has come. As a
 /// feedback: MIDI feedback and the OSC feature frame (queued to their
-/// threads), and the latency readout's measurements.
+/// threads), and the latency readout's measurements (the frame's latch to
+/// its present, each onset it showed).
 extension ControlShell: ActionSource, FrameFeedback {
     func drain(_ inputs: inout TickInputs, into inbox: ActionInbox) {
         applyInput(model: { inbox.model }, clockShift: clockShift, apply: { inbox.post($0) })
@@ -20,8 +21,8 @@ extension ControlShell: ActionSource, FrameFeedback {
         linkQuantum = report.model.control.link.quantum
         endFrame(model: report.model, features: report.inputs.heard, time: report.tick.time)
         if let audio {
-            measure(audio: audio, drainedAt: report.inputs.featuresDrainedAt,
-                    presented: DispatchTime.now().uptimeNanoseconds, onset: report.inputs.features.onset)
+            // The window presented in the pipeline's delivery: now is after the swap.
+            measure(audio: audio, latched: audio.latchedAt, presented: DispatchTime.now().uptimeNanoseconds)
         }
     }
 }

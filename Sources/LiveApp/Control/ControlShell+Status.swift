@@ -7,41 +7,57 @@ import Storage
 /// What the live controls report: the latency readout's measurements, the
 /// `--stats` members and the `--state-file` object.
 extension ControlShell {
-    /// One frame's latency measurements: the newest hop's age when the frame
-    /// drained the features, and drain → present (after the swap).
-    func measure(audio: AudioLink, drainedAt drained: UInt64, presented: UInt64, onset: Bool) {
-        if onset { onsetPresents.append(Date().timeIntervalSince1970) }
-        desk.latency.capture = audio.captureStatus?.latency
-        // A sound's hop waited for this frame between the newest hop's age and the oldest's: their mean.
+    /// One frame's latency measurements, after its present: the frame took
+    /// its features at `latched` (the post chain's late latch, or the frame
+    /// start) and presented at `presented` (uptime ns); every onset it showed
+    /// is measured whole (AudioLink.takeOnsets).
+    func measure(audio: AudioLink, latched: UInt64, presented: UInt64) {
+        desk.latency.server = audio.captureStatus?.latency
+        // Until onsets are measured: a sound's hop waited for this frame between the newest hop's age and the oldest's.
         let hop = AnalysisLayout.standard().hopSeconds
-        let wait = audio.newestHopAge(at: drained).map { $0 + Double(max(audio.lastFrameHops - 1, 0)) * hop / 2 }
-        desk.latency.add(queueWait: wait, drainToPresent: presented >= drained ? Double(presented - drained) / 1e9 : 0)
+        let wait = audio.newestHopAge(at: latched).map { $0 + Double(max(audio.lastFrameHops - 1, 0)) * hop / 2 }
+        desk.latency.addFrame(latchToPresent: presented >= latched ? Double(presented - latched) / 1e9 : 0, hopAge: wait)
+        let shown = audio.takeOnsets()
+        guard !shown.isEmpty else { return }
+        let wall = Date().timeIntervalSince1970
+        for (t, taken) in shown {
+            let o = desk.latency.addOnset(batchTail: t.batchTail, decision: t.decision,
+                                          queue: taken >= t.queuedUptime ? Double(taken - t.queuedUptime) / 1e9 : 0,
+                                          frame: presented >= taken ? Double(presented - taken) / 1e9 : 0)
+            shownOnsets.append((wall, o))
+        }
+        if shownOnsets.count > 64 { shownOnsets.removeFirst(shownOnsets.count - 64) }
     }
 
     /// What the MIDI panel shows besides the model.
     func panelStatus(tempo: TempoReading) -> MidiPanel.Status {
         var oscLine = osc.map { o in
             let s = o.stats
-            return "In on UDP port \(o.address.port): \(s.accepted) messages taken, \(s.rejected) refused, \(s.dropped) lost"
-        } ?? "In: off (--osc-in PORT)"
+            return "In on UDP \(o.address): \(s.accepted) messages taken, \(s.rejected) refused, \(s.dropped) lost"
+        } ?? "In: off (--osc-in [ADDR:]PORT)"
         oscLine += oscOut.map { "\nOut to \($0.destination.label): \($0.sent) frames sent" } ?? "\nOut: off (--osc-out HOST:PORT)"
         oscLine += oscState.map { "\nTablet feedback to \($0.destination.label): \($0.sent) values sent" } ?? "\nTablet feedback: off (--osc-feedback HOST:PORT)"
         return MidiPanel.Status(midi: midiStatus, inputs: midi?.connected.inputs ?? [], osc: oscLine, tempo: tempo, latency: desk.latency,
                                 link: link?.reading)
     }
 
-    /// The latency parts in milliseconds and their sum, and the wall-clock
-    /// times (Unix seconds) of the presents of frames that carried an onset
-    /// since the last call (for scripts/latency-measure).
+    /// The latency parts in milliseconds and their sum, and, taken since the
+    /// last call, each onset shown: the wall-clock time (Unix seconds) of its
+    /// present and its own parts (scripts/latency-probe reads them).
     func latencyNode(takingOnsets: Bool = false) -> JSONNode {
         let l = desk.latency, r = JSONNode.rounded
-        var presents: [JSONNode] = []
+        func ms(_ s: Double) -> JSONNode { r(s * 1000, 2) }
+        var onsets: [JSONNode] = []
         if takingOnsets {
-            presents = onsetPresents.map { r($0, 4) }
-            onsetPresents.removeAll()
+            onsets = shownOnsets.map { w, o in
+                .object([("present", r(w, 4)), ("captureMs", ms(o.capture)), ("analysisMs", ms(o.analysis)),
+                         ("queueMs", ms(o.queue)), ("frameMs", ms(o.frame)), ("offsetMs", ms(o.offset)), ("totalMs", ms(o.total))])
+            }
+            shownOnsets.removeAll()
         }
-        return .object([("onsetPresents", .array(presents)),("captureMs", l.capture.map { r($0 * 1000, 2) } ?? .null), ("analysisMs", r(l.analysis * 1000, 2)),
-                        ("frameMs", r(l.frame * 1000, 2)), ("offsetMs", r(l.offset * 1000, 1)), ("totalMs", r(l.total * 1000, 2))])
+        return .object([("captureMs", ms(l.capture)), ("serverMs", l.server.map(ms) ?? .null), ("analysisMs", ms(l.analysis)),
+                        ("queueMs", ms(l.queue)), ("frameMs", ms(l.frame)), ("offsetMs", r(l.offset * 1000, 1)),
+                        ("totalMs", ms(l.total)), ("onsetsMeasured", .int(l.onsets)), ("onsets", .array(onsets))])
     }
 
     /// The tempo source, BPM, beat position and bar length.
@@ -63,7 +79,8 @@ extension ControlShell {
     /// The `liveControl` object of the state file: OSC counters (and where
     /// decoding ran), MIDI status and bindings, tempo, sync, latency.
     func stateNode(model: AppModel, tempo: TempoReading) -> JSONNode {
-        var oscNode: [(String, JSONNode)] = [("inPort", osc.map { .int($0.address.port) } ?? .null)]
+        var oscNode: [(String, JSONNode)] = [("inPort", osc.map { .int($0.address.port) } ?? .null),
+                                             ("inAddress", osc.map { .string($0.address.description) } ?? .null)]
         if let s = osc?.stats {
             oscNode += [("packets", .int(s.packets)), ("accepted", .int(s.accepted)), ("rejected", .int(s.rejected)),
                         ("dropped", .int(s.dropped)), ("droppedByKernel", .int(s.droppedByKernel)), ("droppedActions", .int(s.droppedActions)),

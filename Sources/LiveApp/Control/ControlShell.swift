@@ -29,8 +29,10 @@ final class ControlShell {
     private let files: FileWorker<AppAction>
     private var frameIndex = 0
     private var notices: [AppAction] = []
-    /// Wall-clock presents of frames with an onset, for the next `--stats` line.
-    var onsetPresents: [Double] = []
+    /// Onsets shown since the last stats line: (wall-clock present, measured parts).
+    var shownOnsets: [(Double, MeasuredOnset)] = []
+    /// The OSC in settings came from the last session (the notice says so).
+    var oscInFromSession = false
     /// The analysis whose hops the latency readout measures (nil: no audio).
     let audio: AudioLink?
     /// Seconds to subtract from MIDI arrival times: the frame clock started this long after the MIDI thread's origin.
@@ -79,7 +81,14 @@ final class ControlShell {
         oscState = nil
         var out: [AppAction] = []
         if let port = settings.inPort {
-            do { osc = try OSCInput(HostPort(host: nil, port: port)) } catch { out.append(.notice("OSC in on port \(port): \(error)", .error)) }
+            let asked = HostPort(host: settings.inHost, port: port)
+            do {
+                let input = try OSCInput(asked)
+                osc = input
+                out.append(.notice(Self.listeningNotice(input.address, fromSession: oscInFromSession), .info))
+            } catch {
+                out.append(.notice("OSC in on \(asked): \(error)", .error))
+            }
         }
         if let target = settings.outTarget {
             do {
@@ -109,6 +118,24 @@ final class ControlShell {
         let url = URL(fileURLWithPath: dir).appendingPathComponent("tablet-layout.json")
         guard let data = FileManager.default.contents(atPath: url.path) else { throw RuntimeFailure("\(url.path): cannot be read") }
         return try OSCLayout.decode(data, file: url.path)
+    }
+
+    /// The OSC settings to start with: `--osc-in` (`off`: none), else the
+    /// last session's; `--osc-out` and `--osc-feedback`, else the session's. `fromSession` when OSC
+    /// in was brought back by the session.
+    static func startingOSC(option: HostPort?, off: Bool, outTarget: String?, feedbackTarget: String? = nil, saved: OSCSettings?)
+        -> (settings: OSCSettings, fromSession: Bool) {
+        let out = outTarget ?? saved?.outTarget, feedback = feedbackTarget ?? saved?.feedbackTarget
+        if off { return (OSCSettings(outTarget: out, feedbackTarget: feedback), false) }
+        if let o = option { return (OSCSettings(inPort: o.port, inHost: o.host, outTarget: out, feedbackTarget: feedback), false) }
+        return (OSCSettings(inPort: saved?.inPort, inHost: saved?.inHost, outTarget: out, feedbackTarget: feedback), saved?.inPort != nil)
+    }
+
+    /// "OSC in: listening on ADDR:PORT (…)": where, who can reach it, and where the setting came from.
+    static func listeningNotice(_ a: SocketAddress, fromSession: Bool) -> String {
+        let reach = a.isLoopback ? "this machine only" : a.isWildcard ? "every interface: anyone on the network can control this window" : "this interface only"
+        let origin = fromSession ? "; remembered from the last session, --osc-in off turns it off" : ""
+        return "OSC in: listening on UDP \(a) (\(reach)\(origin))"
     }
 
     /// Input of this frame: OSC actions (already decoded), then MIDI through the bindings, message by message.

@@ -101,8 +101,11 @@ final class OSCDestination: @unchecked Sendable {
     private let address: lo_address
     let label: String
 
-    /// Resolves `host`:`port` (lo_address_new). Throws a readable message.
+    /// Resolves `host`:`port` now (getaddrinfo: a name that does not resolve
+    /// is an error here, not silence later), then makes liblo's address
+    /// (lo_address_new). Throws a readable message.
     init(host: String, port: Int) throws(NetError) {
+        _ = try SocketAddress.resolve(host: host, port: port, passive: false)
         guard let a = lo_address_new(host, String(port)) else { throw NetError("cannot use \(host):\(port) as an OSC destination") }
         address = a
         label = "\(host):\(port)"

@@ -30,11 +30,20 @@ struct OfflineRender {
     /// The engine: the CPU (the deterministic reference) unless asked otherwise.
     var backend = BackendKind.cpu
 
-    /// The base parameters: the preset's, with the agent override.
+    /// The base parameters: the preset's, with the agent override, held to
+    /// the engine's agent limit (`render --agents` over it is refused earlier).
     var params: PresetParams {
         var p = preset.params
         if let agents { p[.agents] = Double(agents) }
-        return p
+        return p.held(to: backend == .cpu ? EngineSetup.cpuAgentLimit() : nil).params
+    }
+
+    /// Why the preset's agent count will be lowered, if it will (said on stderr).
+    var agentNotice: String? {
+        guard backend == .cpu else { return nil }
+        var p = preset.params
+        if let agents { p[.agents] = Double(agents) }
+        return p.held(to: EngineSetup.cpuAgentLimit()).notice
     }
 
     /// Frames the render produces.

@@ -24,6 +24,22 @@ enum PresetSource {
         throw UsageError("unknown preset '\(arg)' (known: \(known); or give a path to a .json file)")
     }
 
+    /// The preset a window or a host starts with for `--preset ARG`: a
+    /// preset file (a path ending in `.json`), a factory preset's id or name,
+    /// or a library preset's id; else nil and a notice saying why (a path that
+    /// is not a `.json` file is named as a path, not as a preset name).
+    static func starting(_ arg: String, catalog: PresetCatalog, library: LibraryModel) -> (preset: Preset?, notice: String?) {
+        if arg.hasSuffix(".json") {
+            // A preset file (e.g. one exported from the library, or configs/bench/all-effects.json).
+            do { return (try resolve(arg), nil) } catch { return (nil, "--preset: \(error); starting with the first preset") }
+        }
+        if let p = catalog.preset(named: arg) ?? library.playOrder.first(where: { $0.id == arg }) { return (p, nil) }
+        if arg.contains("/") {
+            return (nil, "--preset \(arg): a preset file must be a .json file, and this is not a preset name; starting with the first preset")
+        }
+        return (nil, "There is no preset '\(arg)' (see `physarum presets list`, or give a .json file); starting with the first one")
+    }
+
     /// A bench setup from `configs/bench/NAME.json` (preset format).
     static func benchSetup(_ name: String) throws -> Preset {
         let (dir, location) = ConfigDirectory.subdirectory("bench")

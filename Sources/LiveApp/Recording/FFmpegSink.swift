@@ -24,8 +24,12 @@ protocol VideoSink: AnyObject {
     func close() throws(CaptureError)
 }
 
-/// Encodes to H.264 (yuv420p, MP4) by piping raw RGBA frames into an `ffmpeg`
-/// child process (spawned with `posix_spawn`). A dead ffmpeg (missing codec,
+/// Encodes to H.264 (yuv420p) in a fragmented MP4 by piping raw RGBA frames
+/// into an `ffmpeg` child process (spawned with `posix_spawn`). A key frame
+/// every second starts a fragment that is written out whole (`+frag_keyframe
+/// +empty_moov`, packets flushed), so a recording cut by a full disk, a crash
+/// or `kill -9` plays up to its last whole second (an unfragmented MP4 keeps
+/// its index for the end and is lost whole when cut). A dead ffmpeg (missing codec,
 /// full disk) shows up as a failed write (EPIPE — SIGPIPE is ignored by the
 /// recorder), reported with ffmpeg's last error line.
 /// Encoder thread only; the child is reaped in `close()` (or deinit).
@@ -33,7 +37,8 @@ final class FFmpegSink: VideoSink {
     let spec: RecordingSpec
     /// x264 speed preset (ultrafast keeps up on two shared cores).
     let preset: String
-    private var pid: pid_t = 0
+    /// The ffmpeg child while it runs (0 before `open` and after `close`).
+    private(set) var pid: pid_t = 0
     private var stdinFD: Int32 = -1
     private let logPath: String
     private let environment: [String: String]
@@ -71,7 +76,8 @@ final class FFmpegSink: VideoSink {
          "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(spec.width)x\(spec.height)", "-r", JSONWriter.number(spec.fps), "-i", "pipe:0",
          "-vf", "crop=trunc(iw/2)*2:trunc(ih/2)*2",  // yuv420p needs even sides
          "-c:v", "libx264", "-preset", preset, "-crf", "20", "-pix_fmt", "yuv420p",
-         "-movflags", "+faststart", "-f", "mp4", spec.path]
+         "-g", String(max(1, Int(spec.fps.rounded()))),  // a key frame, so a fragment, every second
+         "-movflags", "+frag_keyframe+empty_moov+default_base_moof", "-flush_packets", "1", "-f", "mp4", spec.path]
     }
 
     func open() throws(CaptureError) {
@@ -147,10 +153,11 @@ final class FFmpegSink: VideoSink {
     private func lastLogLine() -> String {
         guard let data = FileManager.default.contents(atPath: logPath) else { return "no message" }
         let text = String(decoding: data.suffix(4096), as: UTF8.self)
-        // ffmpeg's last two error lines say why ("Conversion failed!" only says that it did).
+        // ffmpeg's last two error lines say why ("Conversion failed!" only says that it did,
+        // "Last message repeated N times" nothing).
         var lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         lines = lines.map { $0.hasSuffix("--") ? String($0.dropLast(2)).trimmingCharacters(in: .whitespaces) : $0 }
-            .filter { !$0.isEmpty && !$0.hasPrefix("Conversion failed") }
+            .filter { !$0.isEmpty && !$0.hasPrefix("Conversion failed") && !$0.hasPrefix("Last message repeated") }
         return lines.isEmpty ? "no message" : lines.suffix(2).joined(separator: "; ")
     }
 }

@@ -32,8 +32,10 @@ struct RecordingStatus: Equatable, Sendable {
 
 /// One recording: the frame ring, the encoder thread's flags and counters.
 /// Shared by the frame loop (producer) and the encoder thread; atomics and a
-/// Mutex only.
-private final class RecordingSession: Sendable {
+/// Mutex only. `width × height` is the video's size, fixed for the recording;
+/// frames of another size (the governor lowered the render resolution) are
+/// scaled into it on the encoder thread.
+final class RecordingSession: Sendable {
     let width: Int, height: Int, fps: Double
     let ring: FrameRing
     let wake = DispatchSemaphore(value: 0)
@@ -42,6 +44,9 @@ private final class RecordingSession: Sendable {
     let done = Atomic<Bool>(false)
     let dropped = Atomic<Int>(0)
     let written = Atomic<Int>(0)
+    /// Video frames made from a smaller render (scaled up), and the smallest such render's size.
+    let scaledFrames = Atomic<Int>(0)
+    let smallest = Mutex<(width: Int, height: Int)?>(nil)
     /// Repeats of the last frame that end the video at the stop (frames due
     /// since the last one the ring took); set by `stop()` before `stopRequested`.
     let tailFrames = Atomic<Int>(0)
@@ -95,7 +100,13 @@ final class NoticeOutbox: Sendable {
 /// repeated to keep the video's timing. Frames are paced to `fps` by the
 /// loop's clock (extra frames are skipped, late ones repeated), so the video
 /// lasts as long as the live set did whatever the live frame rate; at the
-/// stop, the last recorded frame is repeated up to the stop time. The encoder
+/// stop, the last recorded frame is repeated up to the stop time. The video
+/// keeps the size it started with: when the governor lowers the render
+/// resolution, the smaller frames are scaled into it (on the encoder thread),
+/// and the saved notice says how much of the video was. The file is a
+/// fragmented MP4 (`FFmpegSink`), so a full disk, a crash or `kill -9`
+/// leave it playable up to its last whole second; the notice then says how
+/// much was kept (`MP4Fragments`). The encoder
 /// thread and ffmpeg (its child, which inherits its nice value) run at a lower
 /// CPU priority (`encoderNice`): on a loaded machine the live output keeps
 /// its frame rate and the recording drops frames instead (counted).
@@ -114,7 +125,7 @@ final class Recorder {
     let encoderNice: Int32
     private let directory: @Sendable () -> String
     private let makeSink: @Sendable (RecordingSpec) -> any VideoSink
-    private let outbox = NoticeOutbox()
+    let outbox = NoticeOutbox()
     private var session: RecordingSession?
     private var last: RecordingSession?
     // Producer-side pacing (main thread).
@@ -162,7 +173,7 @@ final class Recorder {
         queuedFrames = 0
         lastOfferTime = nil
         let directory = directory, makeSink = makeSink, outbox = outbox, nice = encoderNice
-        let thread = Thread { Self.encode(s, nice: nice, directory: directory, makeSink: makeSink, outbox: outbox) }
+        let thread = Thread { RecordingEncoder(session: s, outbox: outbox).run(nice: nice, directory: directory, makeSink: makeSink) }
         thread.name = "physarum.recorder"
         thread.start()
         return true
@@ -190,7 +201,9 @@ final class Recorder {
 
     /// Offers the frame shown at `time` (seconds, monotonic). Copies it into a
     /// free ring slot when the video is due a frame; otherwise returns at once.
-    /// Never blocks, never allocates.
+    /// A frame smaller than the video (or of another aspect) is scaled into it
+    /// later, on the encoder thread; one larger than the video (the window
+    /// grew) stops the recording with a notice. Never blocks, never allocates.
     func offer(_ frame: UnsafeRawBufferPointer, width: Int, height: Int, time: Double) {
         guard let s = session else { return }
         guard s.accepting.load(ordering: .relaxed) else {
@@ -203,9 +216,10 @@ final class Recorder {
             s.offered.add(1, ordering: .relaxed)
             s.offerNanoseconds.add(Int(d.components.seconds) * 1_000_000_000 + Int(d.components.attoseconds / 1_000_000_000), ordering: .relaxed)
         }
-        guard width == s.width, height == s.height, frame.count >= width * height * 4 else {
+        guard width * height * 4 <= s.ring.frameBytes, width > 1, height > 1, frame.count >= width * height * 4 else {
             stop()
-            post("Recording stopped: the frame size changed from \(s.width)x\(s.height) to \(width)x\(height)", .warning)
+            post("Recording stopped: the frame grew from \(s.width)x\(s.height) to \(width)x\(height) (a recording keeps the size it "
+                 + "started with; resize the window before recording)", .warning)
             return
         }
         let t0 = startTime ?? time
@@ -219,7 +233,7 @@ final class Recorder {
             queuedFrames += count - cap
             count = cap
         }
-        guard s.ring.push(frame, count: count) else {
+        guard s.ring.push(frame, width: width, height: height, count: count) else {
             s.dropped.add(1, ordering: .relaxed)  // the next accepted frame fills the gap
             return
         }
@@ -259,96 +273,4 @@ final class Recorder {
     }
 
     private func post(_ text: String, _ level: NoticeLevel) { outbox.post(text, level) }
-
-    /// The encoder thread: open the sink, write frames as they come, close.
-    private static func encode(_ s: RecordingSession, nice: Int32, directory: () -> String, makeSink: (RecordingSpec) -> any VideoSink,
-                               outbox: NoticeOutbox) {
-        func notice(_ text: String, _ level: NoticeLevel) { outbox.post(text, level) }
-        lowerThreadPriority(by: nice)
-        defer {
-            s.accepting.store(false, ordering: .relaxed)
-            while s.ring.consume({ _, _ in }) {}
-            s.info.withLock { $0.phase = .idle }
-            s.done.store(true, ordering: .releasing)
-        }
-        let dir = directory()
-        let path: String
-        do {
-            try FolderCreation.makeDirectory(dir)
-            path = uniquePath(dir)
-        } catch {
-            notice("Recording not started: \(error)", .error)
-            return
-        }
-        let sink = makeSink(RecordingSpec(path: path, width: s.width, height: s.height, fps: s.fps))
-        do {
-            try sink.open()
-        } catch {
-            notice("Recording not started: \(error)", .error)
-            return
-        }
-        s.info.withLock { $0 = (.recording, path) }
-        var failure: CaptureError?
-        func write(_ frame: UnsafeRawBufferPointer, times n: Int) {
-            for _ in 0..<n where failure == nil {
-                do {
-                    try sink.write(frame)
-                    s.written.add(1, ordering: .relaxed)
-                } catch {
-                    failure = error
-                }
-            }
-        }
-        loop: while true {
-            s.wake.wait()
-            while failure == nil, s.ring.consume({ frame, n in write(frame, times: n) }) {}
-            if failure != nil || (s.stopRequested.load(ordering: .acquiring) && s.ring.count == 0) { break loop }
-        }
-        // The producer has stopped (acquired above): end the video at the stop time.
-        let tail = s.tailFrames.load(ordering: .relaxed)
-        if failure == nil, tail > 0 { _ = s.ring.withLastConsumed { write($0, times: tail) } }
-        s.accepting.store(false, ordering: .relaxed)
-        s.info.withLock { $0.phase = .finishing }
-        let closeError: CaptureError?
-        do {
-            try sink.close()
-            closeError = nil
-        } catch {
-            closeError = error
-        }
-        let st = s.status
-        let summary = String(format: "%.1f s, %d dropped", st.seconds, st.dropped) + (s.note.map { "; \(s.width)x\(s.height): \($0)" } ?? "")
-        if let failure {
-            notice("Recording stopped: \(failure) — \(path) (\(summary)) may be incomplete", .error)
-        } else if let closeError {
-            notice("Recording failed: \(closeError) — \(path)", .error)
-        } else {
-            notice("Recording saved: \(path) (\(summary))", .info)
-        }
-    }
-
-    /// Raises the calling thread's nice value by `amount` (Linux nice values
-    /// are per thread; `who` 0 is the calling thread, and children spawned
-    /// from it inherit the value). Lowering one's priority needs no privilege;
-    /// a failure changes nothing and is harmless.
-    private static func lowerThreadPriority(by amount: Int32) {
-        guard amount > 0 else { return }
-        let which = __priority_which_t(PRIO_PROCESS.rawValue)
-        errno = 0
-        let current = getpriority(which, 0)
-        guard errno == 0 else { return }
-        _ = setpriority(which, 0, min(19, current + amount))
-    }
-
-    /// An unused `physarum-<time>.mp4` in `dir`.
-    private static func uniquePath(_ dir: String) -> String {
-        let base = dir + "/" + Screenshot.fileStem(Date())
-        var path = base + ".mp4"
-        var n = 2
-        while FileManager.default.fileExists(atPath: path) {
-            path = base + "-\(n).mp4"
-            n += 1
-        }
-        return path
-    }
 }

@@ -45,8 +45,10 @@ struct LiveOptions: Sendable {
     /// Save the window (with panels) as PNG at `screenshotAt` seconds.
     var screenshot: String?
     var screenshotAt = 3.0
-    /// Live control: OSC in on this UDP port, the feature stream out to HOST:PORT, MIDI off, the MIDI panel at start.
-    var oscIn: Int?
+    /// Live control: OSC in on this `[ADDR:]PORT` (`oscInOff`: not even the
+    /// session's), the feature stream out to HOST:PORT, MIDI off, the MIDI panel at start.
+    var oscIn: HostPort?
+    var oscInOff = false
     var oscOut: String?
     /// `--osc-feedback HOST:PORT`: the app's values back to a tablet (configs/osc/tablet-layout.json).
     var oscFeedback: String?
@@ -126,8 +128,10 @@ struct LiveOptions: Sendable {
       --token T             the secret remotes must send (made up and printed when ADDR is
                             not loopback); traffic is not encrypted
       --on-disconnect M     cycle (default): resume cycling presets when the remote leaves; hold
-      --osc-in PORT         take OSC messages on this UDP port, every interface (docs/live-control.md);
-                            0 = any free port (the state file names it); the session remembers it
+      --osc-in [ADDR:]PORT  take OSC messages on this UDP port (docs/live-control.md): on every
+                            interface, or only on ADDR (e.g. 127.0.0.1:9000 for this machine only);
+                            0 = any free port (the state file names it). The session remembers it
+                            (a notice says where it listens); --osc-in off turns it off
       --osc-out HOST:PORT   send the audio features to HOST:PORT as OSC, one bundle per frame
       --osc-feedback HOST:PORT  send the app's values to a tablet there (the layout in
                             configs/osc/tablet-layout.json), so its faders follow; the session remembers it
@@ -185,7 +189,9 @@ struct LiveOptions: Sendable {
         o.screenshotAt = try r.double("--screenshot-at", in: 0...3600) ?? 3
         (o.listen, o.token, o.onDisconnect) = try HostOptions.parseRemote(&r)
         o.maxAgents = try r.int("--max-agents", in: 1_000...8_000_000)
-        o.oscIn = try r.int("--osc-in", in: 0...65535)
+        if let s = try r.string("--osc-in") {
+            if s == "off" { o.oscInOff = true } else { o.oscIn = try HostPort.parse(s, option: "--osc-in") }
+        }
         if let t = try r.string("--osc-out") { o.oscOut = try HostPort.parse(t, option: "--osc-out", requireHost: true).description }
         if let t = try r.string("--osc-feedback") { o.oscFeedback = try HostPort.parse(t, option: "--osc-feedback", requireHost: true).description }
         o.noMIDI = r.flag("--no-midi")

@@ -33,6 +33,7 @@ final class LiveRunner {
         let control = ControlShell(files: liveSet.worker,
                                    analysisWindow: (Double(layout.windows.min() ?? 1024) / 2 + Double(layout.hop)) / layout.sampleRate,
                                    audio: link)
+        control.oscInFromSession = startup.startingOSC(options: options).fromSession  // its start-up notice says so
         let controlOrigin = ContinuousClock.now
         session.dispatcher.keepForLater = { [unowned control, unowned session] a in control.desk.hold(a, sync: session.model.control.sync) }
         let remote: RemoteSide
@@ -53,11 +54,14 @@ final class LiveRunner {
 
         // Sources, drained in this order each tick: the window (panels, keys),
         // the remote editor, audio, Ableton Link (it reads the tracker), live
-        // controls (tempo needs the audio and Link),
-        // the live set (auto-cycle needs the tempo), the host, speech, autosave.
+        // controls (tempo needs the audio and Link), the live set (auto-cycle
+        // needs the tempo), the set list, the host, the governor's notice,
+        // speech, autosave.
         session.add(source: WindowInput(editorWindow: editorWindow, pipeline: pipeline))
         remote.registerEarly(on: session)
         session.add(source: audio)
+        // The picture's features latch again just before the post chain.
+        pipeline.lateFeatures = { [unowned audio] in audio.link?.lateFeatures() }
         let linkSource = LinkSource()
         control.link = linkSource
         session.add(source: linkSource)
@@ -68,6 +72,7 @@ final class LiveRunner {
         control.setListStatus = { [unowned setList] in setList.source.status }
         session.add(source: setList)
         remote.registerLate(on: session, fadingThrough: liveSet.autoCycle)
+        session.add(source: report)  // the governor's notice
         session.add(source: speech)
         if let autosave { session.add(source: autosave) }
         // Feedbacks after each frame (the host's state was registered above).

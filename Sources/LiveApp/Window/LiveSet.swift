@@ -109,18 +109,19 @@ final class LiveSet: FrameOutput, ActionSource {
             return Screenshot.save(image, worker: worker, environment: environment)
                 ? [] : [.notice("Screenshot not saved: file work is falling behind", .error)]
         case .capture(.toggleRecording):
-            recorder.toggle(width: image.width, height: image.height, note: Self.governorNote(frame.resolutionFactor))
+            // The video is made at the full render size whatever the governor does now or later (smaller frames are scaled into it).
+            let size = Self.fullSize(image.width, image.height, factor: frame.resolutionFactor)
+            recorder.toggle(width: size.width, height: size.height)
             return []
         default:
             return []
         }
     }
 
-    /// What a recording says when the governor renders below the full size.
-    static func governorNote(_ factor: Double) -> String? {
-        guard factor < 1 else { return nil }
-        let pct = Int((factor * 100).rounded())
-        return "the governor had lowered the resolution to \(pct) % to keep the frame rate (--no-governor records at full size)"
+    /// The render size at full resolution, from a frame rendered at `factor` of it.
+    static func fullSize(_ width: Int, _ height: Int, factor: Double) -> (width: Int, height: Int) {
+        guard factor > 0, factor < 1 else { return (width, height) }
+        return (Int((Double(width) / factor).rounded()), Int((Double(height) / factor).rounded()))
     }
 
     /// Draws the library panel, slot picker, key overlay and indicators.

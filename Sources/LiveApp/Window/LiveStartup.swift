@@ -2,6 +2,7 @@ import AudioReactive
 import Engine
 import Foundation
 import LiveCore
+import Storage
 
 /// What the live window starts with, read before the window opens: the
 /// factory presets and the library, the restored session, the starting
@@ -14,6 +15,8 @@ struct LiveStartup {
     /// Whether a session file was restored.
     var restored: Bool
     let autosaver: SessionAutosaver?
+    /// This window's hold on the state folder (nil: another window has it, or no session).
+    let stateLock: FolderLock?
     let liveSet: LiveSet
     /// Shipped and user audio configs.
     let configStore = AudioConfigStore()
@@ -32,26 +35,40 @@ struct LiveStartup {
         var saved: Session?
         if options.noSession {
             autosaver = nil
+            stateLock = nil
         } else {
             let url = Session.defaultURL()
+            // One window per state folder autosaves; a second one says so and leaves the session to the first.
+            let folder = url.deletingLastPathComponent()
+            var owner = true
+            switch FolderLock.acquire(folder, name: "session.lock") {
+            case .success(let lock):
+                stateLock = lock
+            case .failure(.held(let pid)):
+                stateLock = nil
+                owner = false
+                notices.append("Another Physarum Live window\(pid.map { " (process \($0))" } ?? "") uses the state folder \(folder.path): "
+                               + "this one does not autosave its session, so neither overwrites the other (--no-session to silence this)")
+            case .failure(let why):
+                stateLock = nil  // no lock to be had (a read-only folder): autosave reports its own failure
+                notices.append("The state folder could not be locked (\(why)); two windows on it would overwrite each other's session")
+            }
             let restored = Session.load(from: url)
             saved = restored.session
             if let notice = restored.notice {
                 if restored.keepAutosaveOff { errorNotices.append(notice) } else { notices.append(notice) }
             }
-            autosaver = restored.keepAutosaveOff ? nil : SessionAutosaver(url: url)
+            autosaver = restored.keepAutosaveOff || !owner ? nil : SessionAutosaver(url: url)
         }
         session = saved ?? Session()
         restored = saved != nil
         var start: Preset?
-        if let name = options.preset, name.hasSuffix(".json") {
-            // A preset file (e.g. one exported from the library, or configs/bench/all-effects.json).
-            do { start = try PresetSource.resolve(name) } catch { notices.append("--preset: \(error); starting with the first preset") }
-        } else if let name = options.preset {
-            start = catalog.preset(named: name)
-            if start == nil { notices.append("There is no preset '\(name)'; starting with the first one") }
-        }
         let library = liveSet.initialLibrary
+        if let name = options.preset {
+            let found = PresetSource.starting(name, catalog: catalog, library: library)
+            start = found.preset
+            if let n = found.notice { notices.append(n) }
+        }
         model = AppModel(library: library, start: start ?? saved?.presetID.flatMap { id in
             catalog.preset(named: id) ?? library.playOrder.first { $0.id == id }
         })
@@ -90,6 +107,13 @@ struct LiveStartup {
         }
     }
 
+    /// The OSC endpoints to start with (`--osc-in`, `--osc-in off`, else the
+    /// restored session's) and whether OSC in came back from the session.
+    func startingOSC(options: LiveOptions) -> (settings: OSCSettings, fromSession: Bool) {
+        ControlShell.startingOSC(option: options.oscIn, off: options.oscInOff, outTarget: options.oscOut,
+                                 feedbackTarget: options.oscFeedback, saved: restored ? session.osc : nil)
+    }
+
     /// What the window applies once it is up: the projector, the restored
     /// session's live-set, panel and live-control settings, and the options
     /// that override them (OSC endpoints, panels, speech).
@@ -108,9 +132,7 @@ struct LiveStartup {
         if options.noticesWindow || saved?.noticesWindow == true { out.append(.toggleNoticesWindow) }
         if options.audioPanel || saved?.audioPanel == true { out.append(.audio(.togglePanel)) }
         // Live controls: OSC endpoints from the options, else the session; sync and offset from the session.
-        out.append(.control(.setOSC(OSCSettings(inPort: options.oscIn ?? saved?.osc.inPort,
-                                                outTarget: options.oscOut ?? saved?.osc.outTarget,
-                                                feedbackTarget: options.oscFeedback ?? saved?.osc.feedbackTarget))))
+        out.append(.control(.setOSC(startingOSC(options: options).settings)))
         if let s = saved?.sync {
             out += [.control(.setSyncBars(s.bars)), .control(.setFadeBeats(s.fadeBeats)), .control(.setQuantize(s.quantize))]
         }

@@ -10,8 +10,10 @@ import Storage
 /// shown per second from the presents), the `--frame-times` line, the
 /// governor's measurement, the `--stats` line every second and the
 /// `--state-file` every `--state-interval`; and the panels' status. Reads
-/// the window's parts, never changes them. Main thread only.
-final class WindowReport: FrameFeedback {
+/// the window's parts, never changes them. As a source it posts the
+/// governor's notice (a cut below half the agents) at the next drain.
+/// Main thread only.
+final class WindowReport: FrameFeedback, ActionSource {
     let options: LiveOptions
     let editorWindow: EditorWindow
     let session: LiveSession
@@ -31,6 +33,8 @@ final class WindowReport: FrameFeedback {
     /// Milliseconds the frame waited for the GPU before it started (set by the loop).
     var gpuWait = 0.0
     private var previousFrameTime: Double?
+    /// The governor's notice, posted at the next drain.
+    private var governorNotice: String?
     private var statsCadence = Cadence(every: 1, skipFirst: true)
     private var stateCadence: Cadence
     private let origin = ContinuousClock.now
@@ -68,11 +72,18 @@ final class WindowReport: FrameFeedback {
         stats.add(timing)
         if let presented = editorWindow.lastPresent { stats.presented(at: Self.seconds(presented - origin)) }
         frameTimesWriter?.append(frameTimesLine(tick, timing, steps: report.frame.steps))
-        pipeline.governor.update(frameMs: timing.total, workMs: timing.total - editorWindow.timing.swap, now: tick.time)
+        // The governor measures the frame's work (the wait for vsync excluded), split into simulation and render.
+        let work = Governor.Sample(work: timing.total - editorWindow.timing.swap, sim: timing.sim, render: timing.render)
+        if let n = pipeline.governor.update(work, now: tick.time)?.notice { governorNotice = n }
         if statsCadence.due(at: tick.time) {
             statsWriter?.append(statsLine(elapsed: tick.time, frames: pipeline.frameCount, features: report.inputs.features))
         }
         if let path = options.stateFile, stateCadence.due(at: tick.time) { writeState(path) }
+    }
+
+    func drain(_ inputs: inout TickInputs, into inbox: ActionInbox) {
+        if let n = governorNotice { inbox.post(.notice(n, .warning)) }
+        governorNotice = nil
     }
 
     /// Writes what is still buffered (at quit): the last state file synchronously.
@@ -108,7 +119,7 @@ final class WindowReport: FrameFeedback {
     func engineStats() -> JSONNode {
         let e = pipeline.backend
         var f: [(String, JSONNode)] = [("backend", .string(e.kind.rawValue)), ("renderer", .string(e.rendererName)),
-                                       ("agentLimit", .int(e.maxAgents))]
+                                       ("agentLimit", .int(model.agentLimit?.count ?? e.maxAgents))]
         if let gl = e as? GLBackend {
             f.append(("gpuAllocatedMiB", JSONNode.rounded(Double(gl.allocatedBytes) / 1_048_576, 1)))
             if let free = GLBackend.freeVideoMemory() { f.append(("gpuFreeMiB", JSONNode.rounded(Double(free) / 1_048_576, 1))) }
@@ -131,7 +142,8 @@ final class WindowReport: FrameFeedback {
     }
 
     /// One `--stats` line: frames shown per second, the work time per frame
-    /// and its split, bands, audio, recording, governor.
+    /// and its split, bands, audio, latency, recording, governor (level, its
+    /// smoothed work, changes so far and the last decision).
     func statsLine(elapsed: Double, frames: Int, features: AudioFeatures) -> String {
         let m = stats.meanSplit
         let governor = pipeline.governor
@@ -152,9 +164,12 @@ final class WindowReport: FrameFeedback {
             ("uiVisible", .bool(model.uiVisible)),
             ("recording", recordingStats(liveSet.recorder.status)),
             ("agents", .int(Int(governor.adjust(model.base)[.agents]))),
-            ("governor", .object([("enabled", .bool(governor.enabled)), ("agentFactor", .double(governor.agentFactor)),
+            ("governor", .object([("enabled", .bool(governor.enabled)), ("level", .int(governor.level)),
+                                  ("agentFactor", .double(governor.agentFactor)),
                                   ("resolutionFactor", .double(governor.resolutionFactor)),
-                                  ("effectLevel", .int(governor.effectLevel)), ("summary", .string(governor.summary))])),
+                                  ("effectLevel", .int(governor.effectLevel)), ("summary", .string(governor.summary)),
+                                  ("workMs", governor.smoothedWorkMs.map { r($0, 2) } ?? .null), ("changes", .int(governor.changes)),
+                                  ("lastDecision", governor.lastDecision.map { .string($0.summary) } ?? .null)])),
         ]).text
     }
 

@@ -11,7 +11,8 @@ import LiveCore
 struct WindowSetup {
     let editorWindow: EditorWindow
     let pipeline: FramePipeline
-    /// At most two frames queued on the GPU.
+    /// At most two frames queued on the GPU; one with the CPU engine, whose
+    /// picture is presented as soon as it is done.
     let fence: GLFrameFence
     let statsWriter: LineWriter?
     let frameTimesWriter: LineWriter?
@@ -70,13 +71,15 @@ struct WindowSetup {
             let engine = try EngineSetup.make(options.backend, contextCurrent: true, field: options.field ?? (1280, 720), output: (16, 16),
                                               params: startup.model.base, seed: startup.seed,
                                               threads: options.threads ?? Simulation.defaultThreads)
+            startup.model.agentLimit = EngineSetup.agentLimit(of: engine)  // holds every agent count from here on, with a notice
             pipeline = FramePipeline(backend: engine, params: startup.model.base)
         } catch {
             printError("physarum: --backend \(options.backend.rawValue): \(error)")
             return nil
         }
         pipeline.governor.enabled = !options.noGovernor
-        return WindowSetup(editorWindow: editorWindow, pipeline: pipeline, fence: GLFrameFence(),
+        let fence = GLFrameFence(limit: pipeline.backend.kind == .cpu ? 1 : 2)
+        return WindowSetup(editorWindow: editorWindow, pipeline: pipeline, fence: fence,
                            statsWriter: statsWriter, frameTimesWriter: frameTimesWriter)
     }
 }

@@ -23,13 +23,16 @@ public struct TempoSyncSettings: Equatable, Sendable {
 public struct OSCSettings: Equatable, Sendable {
     /// UDP port for `/physarum/…` messages.
     public var inPort: Int?
+    /// The address OSC in is bound to (nil: every IPv4 interface).
+    public var inHost: String?
     /// `HOST:PORT` the audio features are sent to each frame.
     public var outTarget: String?
     /// `HOST:PORT` of a tablet: the app's values are sent back there (the OSC layout's addresses).
     public var feedbackTarget: String?
 
-    public init(inPort: Int? = nil, outTarget: String? = nil, feedbackTarget: String? = nil) {
+    public init(inPort: Int? = nil, inHost: String? = nil, outTarget: String? = nil, feedbackTarget: String? = nil) {
         self.inPort = inPort
+        self.inHost = inHost
         self.outTarget = outTarget
         self.feedbackTarget = feedbackTarget
     }

@@ -104,7 +104,8 @@ public enum MidiBindingsFile {
     /// Reads the file: no bindings and a problem when it is broken; no
     /// bindings and no problem when there is none.
     public static func load(from url: URL) -> (bindings: [MidiBinding], templates: [String], problem: String?) {
-        guard FileManager.default.fileExists(atPath: url.path) else { return ([], [], nil) }
+        guard SafeFile.entryExists(url) else { return ([], [], nil) }  // a link loop is reported, not taken for "none"
+        if let target = try? SafeFile.resolveLinks(url), !SafeFile.entryExists(target) { return ([], [], nil) }
         do {
             let data: Data
             do { data = try SafeFile.read(url, limit: 1 << 20) } catch { throw RuntimeFailure("\(url.path): \(error.reason)") }

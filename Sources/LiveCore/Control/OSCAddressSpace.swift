@@ -108,7 +108,13 @@ public enum OSCAddressSpace {
         let head = parts[0], n = parts.count
         if head == "param" && n == 2 && !parts[1].isEmpty {
             let id = parts[1]
-            guard let key = ParamRegistry.key(id: id) else { return reject("unknown parameter '\(OSCText.clip(id, limit: 40))'") }
+            guard let key = ParamRegistry.key(id: id) else {
+                if let other = ParamRegistry.others.first(where: { $0.id == id }) {
+                    let what = other.kind == .choice ? "a choice (\(other.choices.joined(separator: ", ")))" : "a colour (#rrggbb)"
+                    return reject("'\(OSCText.clip(id, limit: 40))' is \(what), not a number: OSC sets numeric parameters only (set it in the editor, a preset or a remote)")
+                }
+                return reject("unknown parameter '\(OSCText.clip(id, limit: 40))' (see `physarum params`)")
+            }
             guard !key.spec.respawn else { return reject("'\(id)' respawns the agents; load a preset instead") }
             guard let v = number() else { return reject("expects one number") }
             return .success([.setParam(key, key.spec.clamp(v))])

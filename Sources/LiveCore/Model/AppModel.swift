@@ -41,7 +41,15 @@ public struct AppModel: Sendable {
             guard let n = agentOverride else { return }
             edit.presetParams[.agents] = Double(n)
             edit.base[.agents] = Double(n)
+            _ = holdAgentCount()
         }
+    }
+    /// The most agents the engine runs here (set by the shell once it knows
+    /// the backend and the free memory). Every agent count the model takes —
+    /// a preset, an edit, a remote, a session, `--agents` — is held to it,
+    /// with a notice naming the limit.
+    public var agentLimit: AgentLimit? {
+        didSet { _ = holdAgentCount() }
     }
     /// Display of the output-only window, nil when there is none.
     public private(set) var outputDisplay: Int?
@@ -63,8 +71,25 @@ public struct AppModel: Sendable {
         edit = EditState(presetID: p?.id, presetParams: p?.params ?? .defaults, base: base ?? p?.params ?? .defaults)
     }
 
-    /// Applies an action; returns the work the shell must do.
+    /// Applies an action; returns the work the shell must do. Whatever the
+    /// action, the agent count that results is held to `agentLimit`.
     public mutating func handle(_ action: AppAction) -> [AppEffect] {
+        let effects = apply(action)
+        return effects + holdAgentCount()
+    }
+
+    /// Holds the look's agent count (and its preset's) to `agentLimit`; a
+    /// notice when the look's count was lowered.
+    private mutating func holdAgentCount() -> [AppEffect] {
+        guard let limit = agentLimit else { return [] }
+        edit.presetParams = edit.presetParams.held(to: limit).params
+        let (base, notice) = edit.base.held(to: limit)
+        guard let notice else { return [] }
+        edit.base = base
+        return post(notice, .warning)
+    }
+
+    private mutating func apply(_ action: AppAction) -> [AppEffect] {
         if case .morph = action {} else if action.changesLook { morphOrigin = nil }
         switch action {
         case .setParam(let key, let value):
@@ -155,7 +180,7 @@ public struct AppModel: Sendable {
             outputDisplay = d
             return [.setOutputWindow(d)]
         case .uiScaleStep(let n):
-            return handle(.uiScale(uiScale + 0.1 * Double(n)))
+            return apply(.uiScale(uiScale + 0.1 * Double(n)))
         case .dismissNotice(let id):
             notices.dismiss(id)
             return []
@@ -235,6 +260,7 @@ public struct AppModel: Sendable {
         edit = EditState(presetID: preset?.id, presetParams: preset?.params ?? base, base: base)
         self.locks = locks
         self.uiScale = min(max(uiScale, 0.5), 3)
+        _ = holdAgentCount()
     }
 }
 

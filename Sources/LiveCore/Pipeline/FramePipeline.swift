@@ -24,6 +24,16 @@ public final class FramePipeline {
     public var governor = Governor()
     /// Steps per frame; nil = the effective sim speed. Fractions carry over.
     public var stepsPerFrame: Double?
+    /// The late latch: called by `render` just before the post chain, it
+    /// returns the picture's features, every hop since the last picture's
+    /// latch, those that arrived while the simulation stepped included (nil:
+    /// no late latch this frame). The parameters the render chain
+    /// reads (`RenderSettings.parameterKeys`: exposure, head glow, bloom,
+    /// colour grading, kaleidoscope…) are then modulated from them, so a hit
+    /// heard while the simulation stepped still reaches this frame's
+    /// picture; the simulation keeps the frame-start latch. Live drivers set
+    /// it; offline renders do not (their frames stay deterministic).
+    public var lateFeatures: (() -> AudioFeatures?)?
     /// The last frame's picture (read back from the GPU only when asked).
     public let picture: FramePicture
     /// The last frame's effective parameters (modulated, governed).
@@ -128,7 +138,13 @@ public final class FramePipeline {
     /// the output brightness.
     public func render(_ input: Input, params p: PresetParams) {
         if let size = input.outputSize { backend.setOutputSize(width: size.width, height: size.height) }
-        picture.render(params: p, brightness: input.brightness)
+        var q = p
+        if let late = lateFeatures?() {
+            let m = backend.limited(governor.adjust(modulator.process(base: input.base, features: late)))
+            for k in RenderSettings.parameterKeys { q[k] = m[k] }
+            effective = q
+        }
+        picture.render(params: q, brightness: input.brightness)
     }
 
     /// Hands the current picture to the outputs (after `simulate` + `render`).

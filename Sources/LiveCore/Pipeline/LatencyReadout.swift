@@ -1,52 +1,78 @@
-/// The path from sound to picture as parts (seconds), for the audio panel
-/// and `--stats` (docs/live-control.md "Latency"):
+/// The path from sound to picture as measured parts (seconds), for the
+/// panels and `--stats` (docs/live-control.md "Latency"). Every part is
+/// measured on the running app, most of them per onset — the frame that
+/// shows an onset knows when its hit began, when its hop was decided and
+/// queued, when the frame took it and when the frame was presented:
 ///
 /// - `capture`: what the sound server reports for the capture stream (the
-///   source's own latency plus its buffering), nil when it does not say;
-/// - `analysis`: the analysis decision delay — from a sound's first sample
-///   to the hop whose features carry it (half the analysis window, where
-///   the onset detector's spectrum has taken in half the hit, plus one hop),
-///   then the wait in the feature queue until a frame drains it (measured:
-///   the mean age of the hops a frame drains — the newest hop's age plus
-///   half the span of the hops drained);
-/// - `frame`: from the frame draining the features to its present (the
-///   swap; measured);
+///   source's latency plus the stream's buffer), plus the wait of the onset's
+///   decision sample for the rest of the batch the capture delivered it in;
+/// - `analysis`: from the hit's first sample to the end of the hop whose
+///   features carry the onset (the actual decision, on the sample clock);
+/// - `queue`: from that hop being queued to the frame taking it (the
+///   post-chain latch just before the render, or the frame start);
+/// - `frame`: from the frame taking the features to its present (the swap);
 /// - `offset`: the visual offset the user dialled in (delays the modulation).
 ///
-/// `total` is their sum. The measured parts are exponential means over
-/// about one second of frames.
+/// `total` is their sum. Until onsets are seen, `analysis` is the layout's
+/// shortest decision (`analysisWindow`) and `queue` the mean age of the hops
+/// each frame takes; `frame` is measured every frame. Parts are running means
+/// (over about the last 8 onsets; `frame` over about 60 frames).
 public struct LatencyReadout: Equatable, Sendable {
-    public var capture: Double?
-    public var analysisWindow: Double
-    public private(set) var queueWait = 0.0
-    public private(set) var frame = 0.0
+    /// The server's capture latency (source + stream buffer), seconds; nil when it does not say.
+    public var server: Double?
     public var offset = 0.0
+    public private(set) var batchTail = 0.0
+    public private(set) var decision: Double
+    public private(set) var queue = 0.0
+    public private(set) var frame = 0.0
+    /// Onsets measured so far.
+    public private(set) var onsets = 0
     private var frames = 0
 
-    /// A readout for an analysis whose decision delay is `analysisWindow` seconds.
+    /// A readout whose analysis part starts at `analysisWindow` seconds.
     public init(analysisWindow: Double) {
-        self.analysisWindow = analysisWindow
+        decision = analysisWindow
     }
 
-    /// The analysis part: decision delay plus the queue wait.
-    public var analysis: Double { analysisWindow + queueWait }
+    public var capture: Double { (server ?? 0) + batchTail }
+    public var analysis: Double { decision }
+    /// Sum of the parts.
+    public var total: Double { capture + analysis + queue + frame + offset }
 
-    /// Sum of the parts (capture counted as 0 when unknown).
-    public var total: Double { (capture ?? 0) + analysis + frame + offset }
-
-    /// One frame's measurements: the newest hop's age when the frame drained
-    /// it (seconds; nil when no hop came) and drain → present.
-    public mutating func add(queueWait q: Double?, drainToPresent d: Double) {
+    /// One frame: from taking the features to the present, and (until onsets
+    /// are measured) the mean age of the hops it took.
+    public mutating func addFrame(latchToPresent d: Double, hopAge q: Double?) {
         frames += 1
         let a = frames < 60 ? 1 / Double(frames) : 1.0 / 60
-        if let q, q.isFinite, q >= 0 { queueWait += a * (q - queueWait) }
         if d.isFinite, d >= 0 { frame += a * (d - frame) }
+        if onsets == 0, let q, q.isFinite, q >= 0 { queue += a * (q - queue) }
     }
 
-    /// "capture 20.0 + analysis 13.1 + frame 9.5 + offset 0 = 42.6 ms".
+    /// One onset shown on screen, its parts measured; returns them with the total.
+    @discardableResult
+    public mutating func addOnset(batchTail tail: Double, decision dec: Double, queue q: Double,
+                                  frame f: Double) -> MeasuredOnset {
+        onsets += 1
+        let a = onsets < 8 ? 1 / Double(onsets) : 1.0 / 8
+        if tail.isFinite, tail >= 0 { batchTail += a * (tail - batchTail) }
+        if dec.isFinite, dec >= 0 { decision += a * (dec - decision) }
+        if q.isFinite, q >= 0 { queue += a * (q - queue) }
+        return MeasuredOnset(capture: (server ?? 0) + tail, analysis: dec, queue: q, frame: f, offset: offset)
+    }
+
+    /// "capture 1.2 + analysis 4.0 + queue 3.1 + frame 6.0 + offset 0 = 14.3 ms (12 onsets measured)".
     public var summary: String {
         func ms(_ s: Double) -> String { String(format: "%.1f", s * 1000) }
-        let c = capture.map(ms) ?? "?"
-        return "capture \(c) + analysis \(ms(analysis)) + frame \(ms(frame)) + offset \(ms(offset)) = \(ms(total)) ms"
+        let c = server == nil && onsets == 0 ? "?" : ms(capture)
+        let n = onsets == 0 ? "no onset measured yet" : "\(onsets) onsets measured"
+        return "capture \(c) + analysis \(ms(analysis)) + queue \(ms(queue)) + frame \(ms(frame)) + offset \(ms(offset)) "
+            + "= \(ms(total)) ms (\(n))"
     }
+}
+
+/// One onset's path from sound to picture, seconds.
+public struct MeasuredOnset: Equatable, Sendable {
+    public var capture: Double, analysis: Double, queue: Double, frame: Double, offset: Double
+    public var total: Double { capture + analysis + queue + frame + offset }
 }

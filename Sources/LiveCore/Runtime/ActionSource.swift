@@ -54,8 +54,6 @@ public struct TickInputs {
     public var heard: AudioFeatures = .silent
     /// The features the modulation uses (`heard`, behind by the visual offset).
     public var features: AudioFeatures = .silent
-    /// When the features were drained from the analysis (uptime nanoseconds; 0: not drained).
-    public var featuresDrainedAt: UInt64 = 0
     /// Whether sound drives the modulation now (nil: no audio; the modulator stays as it is).
     public var audioDriving: Bool?
     /// This frame's tempo (Link, MIDI clock, the beat tracker or tap).

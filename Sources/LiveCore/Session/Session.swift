@@ -74,6 +74,7 @@ public struct Session: Equatable, Sendable {
                                  ("panelWidths", .object(widths))])))
         var live: [(String, JSONNode)] = []
         if let p = osc.inPort { live.append(("oscIn", .number(Double(p)))) }
+        if let h = osc.inHost, osc.inPort != nil { live.append(("oscInAddress", .string(h))) }
         if let t = osc.outTarget { live.append(("oscOut", .string(t))) }
         if let t = osc.feedbackTarget { live.append(("oscFeedback", .string(t))) }
         if let sync {
@@ -154,6 +155,7 @@ public struct Session: Equatable, Sendable {
         }
         if var l = r.object("liveControl") {
             s.osc.inPort = l.int("oscIn", in: 0...65535)
+            s.osc.inHost = l.string("oscInAddress", maxLength: 255)
             s.osc.outTarget = l.string("oscOut", maxLength: 300)
             s.osc.feedbackTarget = l.string("oscFeedback", maxLength: 300)
             if var y = l.object("sync") {
@@ -192,12 +194,15 @@ public struct Session: Equatable, Sendable {
         public var keepAutosaveOff = false
     }
 
-    /// Loads the session at `url`. A missing file gives nothing quietly; a
-    /// broken one is moved to `session.broken-<seconds>[-N].json` (a name no
-    /// file has: never overwritten) and reported in `notice`. When it cannot
-    /// be moved, `keepAutosaveOff` is set.
+    /// Loads the session at `url`. A missing file (or a symbolic link to a
+    /// file not made yet: autosave writes through the link) gives nothing
+    /// quietly; a broken one (a link loop included) is moved to
+    /// `session.broken-<seconds>[-N].json` (a name no file has: never
+    /// overwritten) and reported in `notice`. When it cannot be moved,
+    /// `keepAutosaveOff` is set.
     public static func load(from url: URL) -> Restored {
-        guard FileManager.default.fileExists(atPath: url.path) else { return Restored() }
+        guard SafeFile.entryExists(url) else { return Restored() }
+        if let target = try? SafeFile.resolveLinks(url), !SafeFile.entryExists(target) { return Restored() }
         do {
             let data: Data
             do { data = try SafeFile.read(url, limit: 4 << 20) } catch { throw RuntimeFailure("\(url.path): \(error.reason)") }

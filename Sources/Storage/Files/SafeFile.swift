@@ -75,9 +75,36 @@ public enum SafeFile {
     /// directory is written, flushed to disk (fsync) and renamed over the
     /// target, then the directory is flushed. Readers see either the old file
     /// or the new one, never a partial one. On failure the temporary file is
-    /// removed and the target is untouched.
+    /// removed and the target is untouched. When `url` is a symbolic link,
+    /// the file it points to is written (the link stays a link); a link loop
+    /// is an error and nothing is written.
     public static func writeAtomically(_ data: Data, to url: URL) throws(FileError) {
-        try writeAtomically(data, to: url, crashAfter: nil)
+        try writeAtomically(data, to: resolveLinks(url), crashAfter: nil)
+    }
+
+    /// Whether `url` names a directory entry of any kind (a broken or looping
+    /// symbolic link included), without following it.
+    public static func entryExists(_ url: URL) -> Bool {
+        var st = stat()
+        return lstat(url.path, &st) == 0
+    }
+
+    /// The file `url` finally names after following symbolic links (up to
+    /// 40, relative ones from their own folder); `url` itself when it is not
+    /// a link. The last one may not exist yet (a write creates it). Throws
+    /// for a loop.
+    public static func resolveLinks(_ url: URL) throws(FileError) -> URL {
+        var path = url.path
+        for _ in 0..<40 {
+            var st = stat()
+            guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFLNK else { return URL(fileURLWithPath: path) }
+            var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let n = readlink(path, &buf, buf.count - 1)
+            guard n > 0 else { throw .errno(url.path, "cannot read the symbolic link") }
+            let text = String(decoding: buf[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            path = text.hasPrefix("/") ? text : (path as NSString).deletingLastPathComponent + "/" + text
+        }
+        throw FileError(path: url.path, reason: "a symbolic link loop (more than 40 links): not written")
     }
 
     /// Test seam: with `crashAfter` set, stops after writing that many bytes of

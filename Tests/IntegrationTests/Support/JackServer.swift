@@ -22,10 +22,14 @@ final class JackServer {
         FileManager.default.createFile(atPath: log.path, contents: nil)
         let out = try FileHandle(forWritingTo: log)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/jackd")
-        // A long client timeout (-t, ms): on a busy 2-core CI machine a client's
-        // process callback can wait seconds for a core; the test is about the
-        // app, not about JACK's handling of a starved client.
-        process.arguments = ["-n", name, "--no-realtime", "-t", "20000", "-d", "dummy", "-r", "48000", "-p", "512"]
+        // A long client timeout (-t, ms) and a long period (4096 frames, 85 ms):
+        // on a busy 2-core machine the clients' process callbacks wait for a
+        // core, and with 10 ms periods the graph failed cycle after cycle
+        // ("ProcessGraphAsyncMaster: Process error") so no MIDI went through
+        // for 30 s although the app had sent it. The tests are about the app,
+        // not about JACK on a starved machine; they wait on outcomes, so the
+        // period's latency does not matter.
+        process.arguments = ["-n", name, "--no-realtime", "-t", "20000", "-d", "dummy", "-r", "48000", "-p", "4096"]
         process.standardOutput = out
         process.standardError = out
         process.standardInput = FileHandle.nullDevice

@@ -24,9 +24,10 @@ public struct FuzzMutator {
 
     public init(seed: UInt64) { rng = SeededRandom(seed: seed) }
 
-    private mutating func below(_ n: Int) -> Int { n <= 1 ? 0 : Int.random(in: 0..<n, using: &rng) }
+    mutating func below(_ n: Int) -> Int { n <= 1 ? 0 : Int.random(in: 0..<n, using: &rng) }
     private mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &rng) < p }
     private mutating func pick<T>(_ a: [T]) -> T { a[below(a.count)] }
+    mutating func pickSeed(_ seeds: [[UInt8]]) -> [UInt8] { pick(seeds) }
 
     /// One mutated document from `seeds` (valid documents of one format).
     public mutating func document(from seeds: [[UInt8]]) -> [UInt8] {
@@ -150,7 +151,7 @@ public struct FuzzMutator {
     private static let badUTF8: [[UInt8]] = [[0xFF], [0xC0, 0x80], [0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80],
                                              [0xE2, 0x82], [0xEF, 0xBB, 0xBF], [0x00], [0x07]]
 
-    private mutating func mutateBytes(_ input: [UInt8], seeds: [[UInt8]]) -> [UInt8] {
+    mutating func mutateBytes(_ input: [UInt8], seeds: [[UInt8]]) -> [UInt8] {
         var b = input
         let at = below(b.count + 1)
         switch below(11) {

@@ -56,6 +56,7 @@ public enum FuzzRunner {
             switch target.shape {
             case .document: input = mutator.document(from: target.seeds)
             case .frames(let limit): input = mutator.frameStream(from: target.seeds, limit: limit)
+            case .oscPacket: input = mutator.oscPacket(from: target.seeds)
             }
             let began = clock.now
             let problem = input.withUnsafeBufferPointer { buf in

@@ -15,12 +15,21 @@ public struct FuzzTarget: Sendable {
         case document
         /// A stream of (mis)framed mutated documents, fed in random pieces.
         case frames(limit: Int)
+        /// One mutated OSC packet (binary) per case.
+        case oscPacket
     }
 
     public let name: String
     public let seeds: [[UInt8]]
     public let shape: Shape
     public let check: @Sendable ([UInt8]) -> String?
+
+    public init(name: String, seeds: [[UInt8]], shape: Shape, check: @escaping @Sendable ([UInt8]) -> String?) {
+        self.name = name
+        self.seeds = seeds
+        self.shape = shape
+        self.check = check
+    }
 
     /// The repository root (for the shipped presets and configs as seeds).
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -138,6 +147,32 @@ public struct FuzzTarget: Sendable {
         return all == events ? nil : "pieces and whole stream decode differently"
     }
 
-    /// Every decoder fuzzed (bindings have no file format yet).
-    public static let all: [FuzzTarget] = [preset, audioConfig, library, session, remoteMessage, remoteFrames]
+    /// The MIDI bindings file: what loads is written back and loads the same;
+    /// a refusal names the file on every line.
+    public static let midiBindings = FuzzTarget(name: "midi-bindings", seeds: bindingsSeeds(), shape: .document) { bytes in
+        let b: [MidiBinding]
+        do { b = try MidiBindingsFile.decode(Data(bytes), file: "midi-bindings.json") } catch {
+            return namesFile("\(error)", "midi-bindings.json")
+        }
+        guard let again = try? MidiBindingsFile.decode(Data(MidiBindingsFile.text(b).utf8), file: "midi-bindings.json") else {
+            return "bindings that load do not load once saved"
+        }
+        return again == b ? nil : "saved bindings load differently"
+    }
+
+    static func bindingsSeeds() -> [[UInt8]] {
+        let text = """
+        {"format": 1, "bindings": [
+          {"control": {"type": "cc", "channel": 1, "number": 21}, "target": "param/global.exposure", "mode": "absolute", "low": 0, "high": 1},
+          {"control": {"type": "cc14", "channel": 2, "number": 7}, "target": "param/effects.bloom", "mode": "absolute", "low": 0.2, "high": 0.8},
+          {"control": {"type": "note", "channel": 10, "number": 36}, "target": "blackout", "mode": "button"},
+          {"control": {"type": "pitchBend", "channel": 16}, "target": "route/1/depth"}]}
+        """
+        return [Array(text.utf8), Array(MidiBindingsFile.text([]).utf8)]
+    }
+
+    /// Every decoder fuzzed here (the OSC packet decoder, which lives in the
+    /// app, is fuzzed by LiveAppTests' OSCFuzzTests; set lists and Link
+    /// messages have no decoder yet).
+    public static let all: [FuzzTarget] = [preset, audioConfig, library, session, remoteMessage, remoteFrames, midiBindings]
 }

@@ -47,6 +47,9 @@ final class RemoteEditorLink: ActionObserver {
     /// Every local change is acknowledged by the host.
     var settled: Bool { synced && unacked.isEmpty && (host?.ack ?? 0) >= seq }
 
+    /// Local changes sent and not yet acknowledged (a script waits while there are many).
+    var unackedCount: Int { unacked.count }
+
     /// One line for the window's status notice and stderr.
     var statusLine: String {
         let line = status.label(host: client.target.description)

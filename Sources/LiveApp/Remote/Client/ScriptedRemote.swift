@@ -49,18 +49,25 @@ final class ScriptedRemote {
                 exitCode = 1
                 break
             }
-            // The script runs while the host's state is here.
-            while !scriptDone, link.synced, now >= resumeAt {
+            // The script runs while the host's state is here, a batch of
+            // lines per turn (signals, the network's news and the state file
+            // are seen between batches, however long the script), and no
+            // further ahead of the host's acknowledgements than `maxUnacked`.
+            var taken = 0
+            while !scriptDone, link.synced, now >= resumeAt, taken < Self.linesPerTurn, link.unackedCount < Self.maxUnacked {
                 if waitingForSync {
                     guard link.settled else { break }
                     waitingForSync = false
                 }
                 guard let script else { break }
+                taken += 1
                 switch script.next() {
                 case .pending:
                     resumeAt = now + 0.005
                 case .end:
                     scriptDone = true
+                case .failed(let why):
+                    throw UsageError(why)
                 case .line(let text):
                     lineNumber += 1
                     guard let step = try ScriptStep.parse(text, number: lineNumber, file: script.name) else { continue }
@@ -95,6 +102,10 @@ final class ScriptedRemote {
     }
 
     private var lineNumber = 0
+    /// Script lines taken between two looks at signals and the network.
+    static let linesPerTurn = 256
+    /// Param changes sent and not yet acknowledged, at most, before the script waits.
+    static let maxUnacked = 512
 
     private func writeState(_ path: String, link: RemoteEditorLink, sync: Bool) {
         let s = link.state(model)

@@ -27,11 +27,15 @@ final class HeadlessHost {
         let library = LibraryModel(factory: catalog.presets, document: loaded.document, loadProblem: loaded.problem)
         var start: Preset?
         if let name = options.preset {
-            start = catalog.preset(named: name) ?? library.playOrder.first { $0.id == name }
-            if start == nil { notices.append("There is no preset '\(name)'; starting with the first one") }
+            let found = PresetSource.starting(name, catalog: catalog, library: library)
+            start = found.preset
+            if let n = found.notice { notices.append(n) }
         }
         model = AppModel(library: library, start: start ?? catalog.presets.first)
         model.agentOverride = options.agents
+        let limit = EngineSetup.cpuAgentLimit()  // the headless host runs the CPU engine
+        if let n = model.base.held(to: limit).notice { notices.append(n) }
+        model.agentLimit = limit
         _ = model.handle(.live(.setDwell(options.dwell)))
         // An installation cycles on its own until someone connects.
         if options.onDisconnect == .cycle { _ = model.handle(.togglePlaylist) }

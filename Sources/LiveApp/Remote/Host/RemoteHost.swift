@@ -10,16 +10,11 @@ import Synchronization
 /// Thread safety: `drain`, `publish`, `reject`, `stop` and the counters may be
 /// called from any thread; everything else belongs to the network thread.
 final class RemoteHost: HostTransport, @unchecked Sendable {
-    /// Per connection: bytes per second read at most (a token bucket), so a
-    /// flood costs the machine a bounded amount of work.
-    static let readRate = 16.0 * 1024 * 1024
-    /// Bytes a connection may send in one burst.
-    static let readBurst = 1.0 * 1024 * 1024
-    /// Per connection: frames per second handled at most (a legitimate remote
-    /// sends about 20), so floods of tiny frames are bounded too.
-    static let frameRate = 1000.0
-    /// A peer that does not read what the host sends is dropped past this backlog.
-    static let maxOutbox = 1 << 20
+    /// Read limits per connection and the reply backlog (docs/remote-protocol.md's table).
+    static let readRate = RemoteProtocol.readRate
+    static let readBurst = RemoteProtocol.readBurst
+    static let frameRate = RemoteProtocol.frameRate
+    static let maxOutbox = RemoteProtocol.maxOutbox
 
     /// The address actually bound (the OS fills in port 0).
     let address: SocketAddress

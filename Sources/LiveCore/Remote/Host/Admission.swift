@@ -1,29 +1,33 @@
-/// Who may wait for a `hello`, and how often one address may try a token.
+/// Who may wait for a `hello`, and how slowly wrong tokens are answered.
 ///
 /// - Waiting connections are limited per source address and in total. A
-///   newcomer is always let in: when its address (or the host) is full, the
-///   connection that has waited longest — from the address holding the most
-///   places — makes room (answered `busy`). A flood from one address thus
-///   costs that address its own places, never another address's, and it
-///   never touches the connected remote, which waits for nothing.
-/// - After `freeFailures` wrong tokens from one address, its next hellos are
-///   checked one at a time, the first `firstDelay` seconds after the last
-///   failure, the delay doubling with each further failure up to `maxDelay`.
-///   A right token clears the address's record; failures are forgotten after
-///   `forgetAfter` seconds without one.
+///   newcomer is always let in: when its address (or the host) is full, a
+///   connection of that address (or of the address holding the most places)
+///   makes room — first one whose wrong token is already decided and only
+///   waits for its answer, else the one that has waited longest. A flood from
+///   one address thus costs that address its own places, never another
+///   address's, and it never touches the connected remote, which waits for
+///   nothing.
+/// - Every hello is checked the moment it arrives: a right token is admitted
+///   at once, whatever came before it from the same address. Back-off slows
+///   only the *answers* to wrong tokens: after `freeFailures` wrong tokens
+///   from one address, the refusal of the next is sent `firstDelay` seconds
+///   after it was checked, the delay doubling with each further failure up to
+///   `maxDelay`. Failures are forgotten after `forgetAfter` seconds without
+///   one.
 ///
 /// Pure (the clock is injected); the network thread executes the outcome.
 public struct Admission: Sendable {
     /// The limits (docs/remote-protocol.md).
     public struct Limits: Sendable {
-        /// Connections waiting for their hello, in all.
+        /// Connections waiting for their hello (or their refusal), in all.
         public var total: Int
-        /// Connections waiting for their hello from one address (an IPv6 /64).
+        /// The same from one address (an IPv6 /64).
         public var perAddress: Int
-        public var freeFailures = 3
-        public var firstDelay = 0.5
-        public var maxDelay = 30.0
-        public var forgetAfter = 600.0
+        public var freeFailures = RemoteProtocol.freeTokenFailures
+        public var firstDelay = RemoteProtocol.firstRefusalDelay
+        public var maxDelay = RemoteProtocol.maxRefusalDelay
+        public var forgetAfter = RemoteProtocol.forgetFailuresAfter
         /// Addresses whose failures are remembered at most (the oldest go first).
         public var maxRemembered = 4096
 
@@ -39,6 +43,15 @@ public struct Admission: Sendable {
         public var id: Int
         public var address: String
         public var opened: Double
+        /// Its hello was refused; only the answer waits (it goes first when room is made).
+        public var decided = false
+
+        public init(id: Int, address: String, opened: Double, decided: Bool = false) {
+            self.id = id
+            self.address = address
+            self.opened = opened
+            self.decided = decided
+        }
     }
 
     private struct Record: Sendable {
@@ -55,22 +68,23 @@ public struct Admission: Sendable {
     /// too; nil when there is room.
     public func makeRoom(for address: String, among waiting: [Waiting]) -> Int? {
         let same = waiting.filter { $0.address == address }
-        if same.count >= limits.perAddress { return Self.oldest(same) }
+        if same.count >= limits.perAddress { return Self.first(same) }
         guard waiting.count >= limits.total else { return nil }
         var byAddress: [String: [Waiting]] = [:]
         for w in waiting { byAddress[w.address, default: []].append(w) }
         let fullest = byAddress.values.max { a, b in
             a.count != b.count ? a.count < b.count : (Self.oldestTime(a) > Self.oldestTime(b))
         }
-        return fullest.flatMap(Self.oldest)
+        return fullest.flatMap(Self.first)
     }
 
-    /// When a hello from `address` may be checked: `now` unless the address
-    /// is in back-off.
-    public func checkTime(_ address: String, now: Double) -> Double {
-        guard let r = records[address], now - r.last < limits.forgetAfter, r.failures >= limits.freeFailures else { return now }
-        let doublings = Double(r.failures - limits.freeFailures)
-        return max(now, r.last + min(limits.firstDelay * Double.pow2(doublings), limits.maxDelay))
+    /// How long the refusal of a wrong token from `address`, checked at
+    /// `now` (after `failed`), waits before it is sent: 0 for the first
+    /// `freeFailures`.
+    public func refusalDelay(_ address: String, now: Double) -> Double {
+        let f = failures(address, now: now)
+        guard f > limits.freeFailures else { return 0 }
+        return min(limits.firstDelay * Double.pow2(Double(f - limits.freeFailures - 1)), limits.maxDelay)
     }
 
     /// Failures on record for `address` (0 when forgotten).
@@ -90,8 +104,11 @@ public struct Admission: Sendable {
         }
     }
 
-    /// A hello from `address` carried the right token.
-    public mutating func succeeded(_ address: String) { records[address] = nil }
+    /// Which of `w` goes first: a decided one (oldest first), else the oldest.
+    private static func first(_ w: [Waiting]) -> Int? {
+        let decided = w.filter(\.decided)
+        return oldest(decided.isEmpty ? w : decided)
+    }
 
     private static func oldest(_ w: [Waiting]) -> Int? {
         w.min { a, b in a.opened != b.opened ? a.opened < b.opened : a.id < b.id }?.id

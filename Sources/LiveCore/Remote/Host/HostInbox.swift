@@ -14,7 +14,7 @@ public final class HostInbox: Sendable {
     public let capacity: Int
     private let queue = Mutex(Queue())
 
-    public init(capacity: Int = 256) { self.capacity = capacity }
+    public init(capacity: Int = RemoteProtocol.inboxCapacity) { self.capacity = capacity }
 
     /// Adds an event (network thread). Returns false when it was dropped.
     @discardableResult

@@ -11,10 +11,11 @@ public enum HostEvent: Equatable, Sendable {
 }
 
 /// The host's connection policy: who waits for a `hello` (`Admission`), who
-/// is the remote, tokens and their back-off, timeouts, pings. A pure state
-/// machine driven by an injected clock (seconds); the network thread executes
-/// its decisions. The remote is replaced only by a connection whose hello
-/// carried the token; nothing a connection does before that touches it.
+/// is the remote, tokens and the back-off of wrong ones' answers, timeouts,
+/// pings. A pure state machine driven by an injected clock (seconds); the
+/// network thread executes its decisions. The remote is replaced only by a
+/// connection whose hello carried the token; nothing a connection does before
+/// that touches it, and a right token is never made to wait behind wrong ones.
 public struct HostTable: Sendable {
     /// Limits and the token (docs/remote-protocol.md).
     public struct Policy: Sendable {
@@ -22,8 +23,6 @@ public struct HostTable: Sendable {
         public var token: String?
         public var maxPending = RemoteProtocol.maxPending
         public var maxPendingPerAddress = RemoteProtocol.maxPendingPerAddress
-        /// Longest a hello held back by the token back-off waits for its check.
-        public var maxHold = 60.0
         public var helloTimeout = RemoteProtocol.helloTimeout
         public var pingInterval = RemoteProtocol.pingInterval
         public var silenceLimit = RemoteProtocol.silenceLimit
@@ -65,13 +64,20 @@ public struct HostTable: Sendable {
     }
 
     public let policy: Policy
-    /// A connection waiting for its `hello` (or for the check of a hello held
-    /// back while its address is in token back-off).
+    /// A refusal decided but not sent yet (a wrong token while its address is in back-off).
+    public struct Refusal: Equatable, Sendable {
+        public var code: RemoteErrorCode
+        public var message: String
+        /// When it is sent.
+        public var at: Double
+    }
+
+    /// A connection waiting for its `hello`, or for the answer to a wrong one.
     public struct Pending: Equatable, Sendable {
         public var opened: Double
         public var address: String
-        public var held: RemoteHello?
-        public var heldSince = 0.0
+        /// Set once its hello was refused while the answer waits; nothing it sends is read any more.
+        public var refusal: Refusal?
         public var lastPing = 0.0
     }
 
@@ -91,11 +97,16 @@ public struct HostTable: Sendable {
     /// full, the longest-waiting connection of the fullest address goes.
     public mutating func opened(_ id: Int, from address: String = "", now: Double) -> [Decision] {
         var out: [Decision] = []
-        let waiting = pending.map { Admission.Waiting(id: $0.key, address: $0.value.address, opened: $0.value.opened) }
-        if let victim = admission.makeRoom(for: address, among: waiting) {
-            pending[victim] = nil
-            out += [.send(victim, .error(code: RemoteErrorCode.busy.rawValue, message: "too many connections are waiting for their hello")),
-                    .close(victim, reason: "made room for a newer connection: too many wait for their hello")]
+        let waiting = pending.map {
+            Admission.Waiting(id: $0.key, address: $0.value.address, opened: $0.value.opened, decided: $0.value.refusal != nil)
+        }
+        if let victim = admission.makeRoom(for: address, among: waiting), let v = pending.removeValue(forKey: victim) {
+            if let r = v.refusal {
+                out += refuse(victim, r.code, r.message)  // its answer was decided: it goes out early
+            } else {
+                out += [.send(victim, .error(code: RemoteErrorCode.busy.rawValue, message: "too many connections are waiting for their hello")),
+                        .close(victim, reason: "made room for a newer connection: too many wait for their hello")]
+            }
         }
         pending[id] = Pending(opened: now, address: address)
         return out
@@ -153,8 +164,8 @@ public struct HostTable: Sendable {
 
     /// Timeouts and pings due at `now`.
     public mutating func tick(now: Double) -> [Decision] {
-        var out = tickHeld(now: now)
-        for (id, p) in pending.sorted(by: { $0.key < $1.key }) where p.held == nil && now >= p.opened + policy.helloTimeout {
+        var out = tickRefusals(now: now)
+        for (id, p) in pending.sorted(by: { $0.key < $1.key }) where p.refusal == nil && now >= p.opened + policy.helloTimeout {
             pending[id] = nil
             out.append(.send(id, .error(code: RemoteErrorCode.helloTimeout.rawValue,
                                         message: "no hello within \(Int(policy.helloTimeout)) s")))
@@ -179,8 +190,8 @@ public struct HostTable: Sendable {
     public func deadline() -> Double {
         var d = Double.infinity
         for p in pending.values {
-            if p.held != nil {
-                d = min(d, p.lastPing + policy.pingInterval, p.heldSince + policy.maxHold, admission.checkTime(p.address, now: p.heldSince))
+            if let r = p.refusal {
+                d = min(d, p.lastPing + policy.pingInterval, r.at)
             } else {
                 d = min(d, p.opened + policy.helloTimeout)
             }
@@ -190,17 +201,10 @@ public struct HostTable: Sendable {
     }
 
     private mutating func receivedPending(_ id: Int, _ frame: DecodedFrame, now: Double) -> [Decision] {
-        guard var p = pending[id] else { return [] }
-        if p.held != nil { return [] }  // waiting for its check; pongs and the rest are not read
+        guard let p = pending[id] else { return [] }
+        if p.refusal != nil { return [] }  // refused, waiting for its answer; pongs and the rest are not read
         switch frame {
         case .message(.hello(let h)):
-            if policy.token != nil, admission.checkTime(p.address, now: now) > now {
-                p.held = h
-                p.heldSince = now
-                p.lastPing = now
-                pending[id] = p
-                return [.log("a hello from \(p.address) waits: \(admission.failures(p.address, now: now)) wrong tokens from there")]
-            }
             return check(id, h, from: p.address, now: now)
         case .message(let m):
             pending[id] = nil
@@ -212,46 +216,49 @@ public struct HostTable: Sendable {
         }
     }
 
-    /// Checks a hello: version, then token (a wrong one counts against its address).
+    /// Checks a hello at once: version, then token. A wrong token counts
+    /// against its address, whose back-off may hold the answer (never the
+    /// check of the next hello).
     private mutating func check(_ id: Int, _ h: RemoteHello, from address: String, now: Double) -> [Decision] {
-        pending[id] = nil
         guard h.version == RemoteProtocol.version else {
+            pending[id] = nil
             return refuse(id, .version, "this host speaks protocol version \(RemoteProtocol.version), the remote \(h.version)")
         }
         if let token = policy.token {
             guard RemoteToken.matches(h.token, expected: token) else {
                 admission.failed(address, now: now)
-                return refuse(id, .unauthorized, h.token == nil ? "this host requires a token (--token)" : "wrong token")
+                let message = h.token == nil ? "this host requires a token (--token)" : "wrong token"
+                let delay = admission.refusalDelay(address, now: now)
+                guard delay > 0 else {
+                    pending[id] = nil
+                    return refuse(id, .unauthorized, message)
+                }
+                pending[id]?.refusal = Refusal(code: .unauthorized, message: message, at: now + delay)
+                pending[id]?.lastPing = now
+                let n = admission.failures(address, now: now)
+                return [.log("wrong token from \(address) (\(n) in a row): answered in \(Self.seconds(delay))")]
             }
-            admission.succeeded(address)
         }
-        do {
-            var out: [Decision] = []
-            if let old = active {
-                out.append(.send(old.id, .error(code: RemoteErrorCode.replaced.rawValue, message: "another remote took over")))
-                out.append(.close(old.id, reason: "replaced by a newer remote"))
-            }
-            active = Active(id: id, lastHeard: now, lastPing: now)
-            out += [.authenticated(id), .deliver(.connected(connection: id, push: h.push))]
-            return out
+        pending[id] = nil
+        var out: [Decision] = []
+        if let old = active {
+            out.append(.send(old.id, .error(code: RemoteErrorCode.replaced.rawValue, message: "another remote took over")))
+            out.append(.close(old.id, reason: "replaced by a newer remote"))
         }
+        active = Active(id: id, lastHeard: now, lastPing: now)
+        out += [.authenticated(id), .deliver(.connected(connection: id, push: h.push))]
+        return out
     }
 
-    /// Held hellos: the oldest of each address is checked once its back-off
-    /// is over; the others are pinged (so their remote does not give up) or,
-    /// past `maxHold`, refused.
-    private mutating func tickHeld(now: Double) -> [Decision] {
+    /// Refusals whose time has come are sent; the others are pinged (so
+    /// their remote waits for the answer instead of retrying).
+    private mutating func tickRefusals(now: Double) -> [Decision] {
         var out: [Decision] = []
-        let held = pending.filter { $0.value.held != nil }.sorted { ($0.value.heldSince, $0.key) < ($1.value.heldSince, $1.key) }
-        var checked: Set<String> = []
-        for (id, p) in held {
-            guard let h = p.held else { continue }
-            if !checked.contains(p.address), admission.checkTime(p.address, now: now) <= now {
-                checked.insert(p.address)
-                out += check(id, h, from: p.address, now: now)
-            } else if now >= p.heldSince + policy.maxHold {
+        for (id, p) in pending.sorted(by: { $0.key < $1.key }) {
+            guard let r = p.refusal else { continue }
+            if now >= r.at {
                 pending[id] = nil
-                out += refuse(id, .busy, "too many wrong tokens from this address; try again later")
+                out += refuse(id, r.code, r.message)
             } else if now >= p.lastPing + policy.pingInterval {
                 pingCounter += 1
                 pending[id]?.lastPing = now
@@ -260,6 +267,8 @@ public struct HostTable: Sendable {
         }
         return out
     }
+
+    private static func seconds(_ s: Double) -> String { s == s.rounded() ? "\(Int(s)) s" : "\(s) s" }
 
     private func refuse(_ id: Int, _ code: RemoteErrorCode, _ message: String) -> [Decision] {
         [.send(id, .error(code: code.rawValue, message: message)), .close(id, reason: "refused (\(code.rawValue)): \(message)")]

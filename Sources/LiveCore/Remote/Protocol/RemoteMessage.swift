@@ -19,6 +19,14 @@ public enum RemoteProtocol {
     /// address (an IPv6 /64); see `Admission`.
     public static let maxPending = 64
     public static let maxPendingPerAddress = 32
+    /// Wrong tokens from one address answered at once; the refusals of the
+    /// next ones wait `firstRefusalDelay` seconds, doubling up to
+    /// `maxRefusalDelay`; an address's failures are forgotten after
+    /// `forgetFailuresAfter` seconds without one. See `Admission`.
+    public static let freeTokenFailures = 3
+    public static let firstRefusalDelay = 0.5
+    public static let maxRefusalDelay = 30.0
+    public static let forgetFailuresAfter = 600.0
     /// Parameter messages per second a remote sends, at most.
     public static let paramsPerSecond = 20.0
 }
