@@ -32,7 +32,6 @@ import Glibc
     func eachControllerGetsItsTemplateDrivesItsTargetsAndGetsEveryValue() throws {
         let jack = try JackServer()
         defer { jack.stop() }
-        setenv("JACK_DEFAULT_SERVER", jack.name, 1)
         let fx = try RemoteFixture()
         try FileManager.default.copyItem(at: Self.repo.appendingPathComponent("configs/controllers"),
                                          to: fx.dir.appendingPathComponent("configs/controllers"))
@@ -60,7 +59,7 @@ import Glibc
                 }
             }.map(\.control))
             let plugged = ContinuousClock.now
-            let pad = try JackMidiClient(name: model.client)
+            let pad = try jack.asDefault { try JackMidiClient(name: model.client) }
             #expect(poll(seconds: 30) { (midi?["templates"] as? [String]) == [model.id] }, "\(model.client): \(String(describing: midi?["templates"]))")
             var got = Set<MidiControl>()
             var buf = [UInt8](repeating: 0, count: 256)

@@ -17,7 +17,7 @@ import TestSupport
     final class Controller {
         let client: JackMidiClient
         var out: JackMidiClient { client }
-        init(_ name: String) throws { client = try JackMidiClient(name: name) }
+        init(_ name: String, on jack: JackServer) throws { client = try jack.asDefault { try JackMidiClient(name: name) } }
         func send(_ m: MidiMessage...) { for x in m { client.send(x.bytes) } }
         /// Messages received so far.
         func received() -> [MidiMessage] {
@@ -34,7 +34,6 @@ import TestSupport
         try #require(JackServer.available && OSCTools.available, "jackd2 and liblo-tools are needed (scripts/test installs them)")
         let jack = try JackServer()
         defer { jack.stop() }
-        setenv("JACK_DEFAULT_SERVER", jack.name, 1)
         let fx = try RemoteFixture()
         for (k, v) in jack.environment { fx.env[k] = v }
         // A relative encoder bound in the bindings file (read at start, like after a restart).
@@ -55,7 +54,7 @@ import TestSupport
         let port = try #require((live?["osc"] as? [String: Any])?["inPort"] as? Int)
 
         // The controller appears after the start: the app connects to it within its scan.
-        let pad = try Controller("Test Controller")
+        let pad = try Controller("Test Controller", on: jack)
         #expect(poll(seconds: 30) { (midi?["inputs"] as? [String])?.contains("Test Controller:out") == true }, "picked up: \(String(describing: midi))")
         #expect(poll(seconds: 30) { (midi?["outputs"] as? [String])?.contains("Test Controller:in") == true },
                 "feedback goes to the controller's input: \(String(describing: midi))")
@@ -115,7 +114,7 @@ import TestSupport
         clockRunning.store(false, ordering: .relaxed)
         print("MIDI clock through JACK: \(String(describing: tempo))")
         // A second controller plugged in later is picked up too.
-        let second = try Controller("Second Controller")
+        let second = try Controller("Second Controller", on: jack)
         #expect(poll(seconds: 30) { (midi?["inputs"] as? [String])?.contains("Second Controller:out") == true })
         _ = second
         app.signal(SIGTERM)

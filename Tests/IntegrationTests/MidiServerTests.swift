@@ -32,7 +32,6 @@ import Glibc
     func oneJackClientAServerThatDiesIsNoticedAndComesBack() throws {
         let jack = try JackServer()
         defer { jack.stop() }
-        setenv("JACK_DEFAULT_SERVER", jack.name, 1)
         let fx = try RemoteFixture()
         let folder = fx.dir.appendingPathComponent("physarum")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -41,7 +40,7 @@ import Glibc
         let (app, state) = try Self.open(fx, jack.name)
         defer { app.stop() }
         #expect(poll(seconds: 90) { Self.status(state).hasPrefix("MIDI on JACK") }, "\(app.stderr)")
-        var pad: JackMidiClient? = try JackMidiClient(name: "Probe Pad")
+        var pad: JackMidiClient? = try jack.asDefault { try JackMidiClient(name: "Probe Pad") }
         #expect(poll(seconds: 30) { (Self.midi(state)?["inputs"] as? [String])?.contains("Probe Pad:out") == true })
         // One client, one input port and one output port, with a controller connected.
         let ours = try jack.ports().filter { $0.hasPrefix("Physarum Live") }
@@ -60,7 +59,7 @@ import Glibc
         let again = try JackServer(name: jack.name)
         defer { again.stop() }
         #expect(poll(seconds: 30) { Self.status(state).hasPrefix("MIDI on JACK") }, "back: \(Self.status(state)) \(app.stderr.suffix(800))")
-        let pad2 = try JackMidiClient(name: "Probe Pad")
+        let pad2 = try again.asDefault { try JackMidiClient(name: "Probe Pad") }
         #expect(poll(seconds: 30) { (Self.midi(state)?["inputs"] as? [String])?.contains("Probe Pad:out") == true })
         for v in [0, 127, 64] { pad2.send(MidiMessage.controlChange(channel: 0, controller: 7, value: v).bytes) }
         #expect(poll(seconds: 30) {
