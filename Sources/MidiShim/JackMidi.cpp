@@ -91,9 +91,10 @@ void release(midishim_jack *j) {
 }
 }  // namespace
 
-extern "C" midishim_jack *midishim_jack_open(const char *client, char *error, size_t error_size) {
+extern "C" midishim_jack *midishim_jack_open(const char *client, const char *server, char *error, size_t error_size) {
     jack_status_t status = static_cast<jack_status_t>(0);
-    jack_client_t *c = jack_client_open(client, JackNoStartServer, &status);
+    jack_client_t *c = server ? jack_client_open(client, static_cast<jack_options_t>(JackNoStartServer | JackServerName), &status, server)
+                              : jack_client_open(client, JackNoStartServer, &status);
     if (!c) {
         midishim::copy(statusText(status), error, error_size);
         return nullptr;

@@ -8,6 +8,8 @@ import TestSupport
 import Glibc
 #endif
 
+// One after another with the other suites that open JACK clients here (JackClientSuites).
+extension JackClientSuites {
 /// Each supported controller, as a virtual controller on a private JACK
 /// server named like the model, plugged into the real window one after
 /// the other: it gets its template at connect, its documented controls
@@ -59,7 +61,7 @@ import Glibc
                 }
             }.map(\.control))
             let plugged = ContinuousClock.now
-            let pad = try jack.asDefault { try JackMidiClient(name: model.client) }
+            let pad = try JackMidiClient(name: model.client, server: jack.name)
             #expect(poll(seconds: 30) { (midi?["templates"] as? [String]) == [model.id] }, "\(model.client): \(String(describing: midi?["templates"]))")
             var got = Set<MidiControl>()
             var buf = [UInt8](repeating: 0, count: 256)
@@ -107,3 +109,4 @@ import Glibc
         #expect(app.wait(seconds: 30) == 0)
     }
 }
+}  // extension JackClientSuites

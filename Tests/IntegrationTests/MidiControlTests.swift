@@ -6,6 +6,8 @@ import Testing
 @testable import LiveApp
 import TestSupport
 
+// One after another with the other suites that open JACK clients here (JackClientSuites).
+extension JackClientSuites {
 /// MIDI through a real JACK server (dummy backend: CI has no ALSA
 /// sequencer, /dev/snd/seq) and the real window under Xvfb. The virtual
 /// controller is a JACK client of that server in this test process (the
@@ -17,7 +19,7 @@ import TestSupport
     final class Controller {
         let client: JackMidiClient
         var out: JackMidiClient { client }
-        init(_ name: String, on jack: JackServer) throws { client = try jack.asDefault { try JackMidiClient(name: name) } }
+        init(_ name: String, on jack: JackServer) throws { client = try JackMidiClient(name: name, server: jack.name) }
         func send(_ m: MidiMessage...) { for x in m { client.send(x.bytes) } }
         /// Messages received so far.
         func received() -> [MidiMessage] {
@@ -152,3 +154,4 @@ import TestSupport
         #expect(app.wait(seconds: 30) == 0)
     }
 }
+}  // extension JackClientSuites

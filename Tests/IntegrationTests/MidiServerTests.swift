@@ -7,6 +7,8 @@ import TestSupport
 import Glibc
 #endif
 
+// One after another with the other suites that open JACK clients here (JackClientSuites).
+extension JackClientSuites {
 /// The MIDI edges under the real window: one JACK client with one input and
 /// one output port; a JACK server that dies (SIGKILL) is noticed and MIDI
 /// comes back when a server of that name returns; a socket left over by a
@@ -40,7 +42,7 @@ import Glibc
         let (app, state) = try Self.open(fx, jack.name)
         defer { app.stop() }
         #expect(poll(seconds: 90) { Self.status(state).hasPrefix("MIDI on JACK") }, "\(app.stderr)")
-        var pad: JackMidiClient? = try jack.asDefault { try JackMidiClient(name: "Probe Pad") }
+        var pad: JackMidiClient? = try JackMidiClient(name: "Probe Pad", server: jack.name)
         #expect(poll(seconds: 30) { (Self.midi(state)?["inputs"] as? [String])?.contains("Probe Pad:out") == true })
         // One client, one input port and one output port, with a controller connected.
         let ours = try jack.ports().filter { $0.hasPrefix("Physarum Live") }
@@ -59,7 +61,7 @@ import Glibc
         let again = try JackServer(name: jack.name)
         defer { again.stop() }
         #expect(poll(seconds: 30) { Self.status(state).hasPrefix("MIDI on JACK") }, "back: \(Self.status(state)) \(app.stderr.suffix(800))")
-        let pad2 = try again.asDefault { try JackMidiClient(name: "Probe Pad") }
+        let pad2 = try JackMidiClient(name: "Probe Pad", server: again.name)
         #expect(poll(seconds: 30) { (Self.midi(state)?["inputs"] as? [String])?.contains("Probe Pad:out") == true })
         for v in [0, 127, 64] { pad2.send(MidiMessage.controlChange(channel: 0, controller: 7, value: v).bytes) }
         #expect(poll(seconds: 30) {
@@ -129,3 +131,4 @@ import Glibc
 
     static func readable(_ s: String) -> Bool { s.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F && $0.value != 0xFFFD } }
 }
+}  // extension JackClientSuites

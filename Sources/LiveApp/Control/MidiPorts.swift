@@ -141,9 +141,13 @@ final class JackMidiClient: @unchecked Sendable {
     /// The client's name (with a suffix when the asked name was taken).
     let name: String
 
-    /// Opens the client on the server named by $JACK_DEFAULT_SERVER (never starting one).
-    init(name asked: String) throws(MidiError) {
-        let (h, text) = withErrorText { midishim_jack_open(asked, $0, $1) }
+    /// Opens the client on the server named `server`, by default the one
+    /// $JACK_DEFAULT_SERVER names (never starting one). Tests name theirs:
+    /// setting the variable in a process whose other threads read it is a race.
+    init(name asked: String, server: String? = nil) throws(MidiError) {
+        let (h, text) = withErrorText { e, n in
+            if let server { server.withCString { midishim_jack_open(asked, $0, e, n) } } else { midishim_jack_open(asked, nil, e, n) }
+        }
         guard let h else { throw MidiError(description: text) }
         handle = h
         name = nameList { midishim_jack_name(h, $0, $1) }.first ?? asked

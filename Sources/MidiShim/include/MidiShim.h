@@ -45,9 +45,10 @@ bool midishim_rt_send(midishim_rt *m, const unsigned char *bytes, size_t size);
 
 /* ---- JACK: one client, one MIDI input and one MIDI output port ---- */
 typedef struct midishim_jack midishim_jack;
-/* Opens a client named `client` (never starting a server), registers "in"
-   and "out" and activates it. NULL on failure, with the reason in `error`. */
-midishim_jack *midishim_jack_open(const char *client, char *error, size_t error_size);
+/* Opens a client named `client` on the server named `server` (NULL: the
+   default, $JACK_DEFAULT_SERVER; never starting one), registers "in" and
+   "out" and activates it. NULL on failure, with the reason in `error`. */
+midishim_jack *midishim_jack_open(const char *client, const char *server, char *error, size_t error_size);
 void midishim_jack_close(midishim_jack *j);
 /* The client's name as the server gave it ("Physarum Live", or with a suffix when taken). */
 size_t midishim_jack_name(midishim_jack *j, char *buffer, size_t size);

@@ -58,28 +58,21 @@ final class JackServer {
         return r.stdout.split(separator: "\n").map { String($0) }
     }
 
-    /// Runs `body` (which opens JACK clients of this test process) with this
-    /// server as the process's default, and puts the old default back after.
-    /// Only for those moments: set for longer, every window the other suites
-    /// start meanwhile would inherit it and open its MIDI on this slow private
-    /// server, whose 20 s client timeout held their first frame.
-    func asDefault<T>(_ body: () throws -> T) rethrows -> T {
-        let old = getenv("JACK_DEFAULT_SERVER").map { String(cString: $0) }
-        setenv("JACK_DEFAULT_SERVER", name, 1)
-        defer { if let old { setenv("JACK_DEFAULT_SERVER", old, 1) } else { unsetenv("JACK_DEFAULT_SERVER") } }
-        return try body()
-    }
-
     /// The server's last lines (xruns, clients it removed), for a failure message.
     var logTail: String {
         let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").suffix(15).joined(separator: "\n")
     }
 
+    /// Stops the server with SIGTERM, so it leaves JACK's shared server
+    /// registry (8 places for the whole machine; a killed server keeps its
+    /// place until a server of its name starts, and with 8 kept no server
+    /// starts: "Too many servers already active"). SIGKILL only when it has
+    /// not gone after its client timeout (-t 20 s) and some.
     func stop() {
         if process.isRunning {
             kill(process.processIdentifier, SIGTERM)
-            if !poll(seconds: 10, { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
+            if !poll(seconds: 30, { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
         }
         try? FileManager.default.removeItem(at: log)
     }
