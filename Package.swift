@@ -54,9 +54,10 @@ let package = Package(
         // Spoken feedback through speech-dispatcher.
         .systemLibrary(name: "CSpeechd", pkgConfig: "speech-dispatcher",
                        providers: [.apt(["libspeechd-dev"])]),
-        // Live control: MIDI (rtmidi: ALSA sequencer and JACK) and OSC (liblo).
+        // Live control: MIDI (RtMidi for the ALSA sequencer, libjack for JACK,
+        // both behind the MidiShim C++ target) and OSC (liblo).
         .systemLibrary(name: "CRtMidi", pkgConfig: "rtmidi",
-                       providers: [.apt(["librtmidi-dev"])]),
+                       providers: [.apt(["librtmidi-dev", "libjack-jackd2-dev", "libasound2-dev"])]),
         .systemLibrary(name: "CLiblo", pkgConfig: "liblo",
                        providers: [.apt(["liblo-dev"])]),
         // The picture as a PipeWire camera node (LiveApp/VideoOut/PipeWireSource.swift).
@@ -64,6 +65,22 @@ let package = Package(
                        providers: [.apt(["libpipewire-0.3-dev"])]),
         .systemLibrary(name: "CImGui", pkgConfig: "imgui",
                        providers: [.apt(["libimgui-dev"])]),
+        // MidiShim: RtMidi's C++ API (every RtMidiError caught and its text
+        // copied), one JACK client through libjack, the libraries' messages
+        // routed to one log function; an `extern "C"` surface.
+        .target(
+            name: "MidiShim",
+            dependencies: ["CRtMidi"],
+            linkerSettings: [.linkedLibrary("jack"), .linkedLibrary("asound"), .linkedLibrary("stdc++")]
+        ),
+        // LinkShim: Ableton Link (Debian ableton-link-dev: header-only C++
+        // over standalone asio, libasio-dev; GPL-2.0-or-later) behind an
+        // `extern "C"` surface.
+        .target(
+            name: "LinkShim",
+            cxxSettings: [.define("LINK_PLATFORM_LINUX", to: "1")],
+            linkerSettings: [.linkedLibrary("stdc++"), .linkedLibrary("pthread")]
+        ),
         .target(
             name: "ImGuiShim",
             dependencies: ["CImGui", "CSDL2"],
@@ -109,7 +126,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "LiveApp",
-            dependencies: ["LiveCore", "Engine", "AudioReactive", "Storage", "CSDL2", "CPNG", "ImGuiShim", "GLEngine", "CAvahi", "CSpeechd", "CRtMidi", "CLiblo", "CX11", "CPipeWire"],
+            dependencies: ["LiveCore", "Engine", "AudioReactive", "Storage", "CSDL2", "CPNG", "ImGuiShim", "GLEngine", "CAvahi", "CSpeechd", "MidiShim", "LinkShim", "CLiblo", "CX11", "CPipeWire"],
             linkerSettings: [.linkedLibrary("m")]
         ),
 
@@ -124,11 +141,11 @@ let package = Package(
         // ImGui frames, the keyboard walk); no app types in its API.
         .target(name: "AppTestSupport", dependencies: ["ImGuiShim"], path: "Tests/AppTestSupport"),
         // Unit tests: no display, no sound server, no binary launched.
-        .testTarget(name: "LiveAppTests", dependencies: ["LiveApp", "LiveCore", "Engine", "AudioReactive", "Storage", "CSDL2", "CPNG", "ImGuiShim", "CRtMidi", "CLiblo", "TestSupport", "AppTestSupport"]),
+        .testTarget(name: "LiveAppTests", dependencies: ["LiveApp", "LiveCore", "Engine", "AudioReactive", "Storage", "CSDL2", "CPNG", "ImGuiShim", "MidiShim", "LinkShim", "CLiblo", "TestSupport", "AppTestSupport"]),
         // Integration tests: the `physarum` binary and the real components
         // (PulseAudio, Xvfb, JACK, Avahi, speech-dispatcher, ffmpeg), started
         // by scripts/test; a test whose tool is missing is skipped with its reason.
-        .testTarget(name: "IntegrationTests", dependencies: ["LiveApp", "LiveCore", "Engine", "AudioReactive", "Storage", "CSDL2", "CPNG", "ImGuiShim", "CRtMidi", "CLiblo", "CPulse", "CFFTW", "CSndfile", "TestSupport", "AppTestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["LiveApp", "LiveCore", "Engine", "AudioReactive", "Storage", "CSDL2", "CPNG", "ImGuiShim", "MidiShim", "LinkShim", "CLiblo", "CPulse", "CFFTW", "CSndfile", "TestSupport", "AppTestSupport"]),
         .testTarget(name: "GLEngineTests", dependencies: ["GLEngine", "Engine", "Storage", "CSDL2"]),
     ],
     swiftLanguageModes: [.v6]

@@ -20,13 +20,14 @@ ensure_packages() {
 
 # Libraries the app links against (never a sound server: a user's desktop has its own).
 APP_PACKAGES=(pkg-config libpulse-dev libfftw3-dev libsdl2-dev libx11-dev libgl-dev libimgui-dev libsndfile1-dev libpng-dev librtmidi-dev libjack-jackd2-dev liblo-dev fonts-dejavu-core
-    libavahi-client-dev libspeechd-dev libpipewire-0.3-dev)
+    libavahi-client-dev libspeechd-dev libpipewire-0.3-dev ableton-link-dev libasio-dev)
 # What the tests add: a private PulseAudio daemon, a virtual X display, signal tools, ffmpeg,
 # a JACK server with the dummy backend (MIDI tests; CI has no ALSA sequencer) and liblo's oscsend/oscdump,
 # a private D-Bus + Avahi daemon (discovery), speech-dispatcher (spoken feedback), GNU time (peak memory of a run),
-# a private PipeWire daemon with its tools and GStreamer's pipewiresrc (the PipeWire camera's consumer), man (the man page read back).
+# a private PipeWire daemon with its tools and GStreamer's pipewiresrc (the PipeWire camera's consumer), man (the man page read back),
+# and Ableton Link's LinkHut peer (ableton-link-utils; the Link tests build their second peer from the same library).
 TEST_PACKAGES=(pulseaudio pulseaudio-utils xvfb x11-apps x11-utils xdotool sox ffmpeg xauth jackd2 liblo-tools dbus-daemon avahi-daemon speech-dispatcher time
-    pipewire pipewire-bin gstreamer1.0-pipewire gstreamer1.0-tools gstreamer1.0-plugins-base man-db)
+    pipewire pipewire-bin gstreamer1.0-pipewire gstreamer1.0-tools gstreamer1.0-plugins-base man-db ableton-link-utils)
 # What scripts/package uses to build, check and try out the Debian package (it installs them itself):
 # dpkg-deb/dpkg-shlibdeps, lintian, a clean Debian 12 root (mmdebstrap), AppStream and desktop-file
 # validators, man to read the page back.

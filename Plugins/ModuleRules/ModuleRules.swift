@@ -2,7 +2,8 @@ import Foundation
 import PackagePlugin
 
 /// The module rule of DESIGN.md, enforced by the build: Storage, Engine and
-/// LiveCore import no C module (a `C…` system library or ImGuiShim).
+/// LiveCore import no C module (a `C…` system library, or one of the C/C++
+/// shims: ImGuiShim, MidiShim, LinkShim).
 /// SwiftPM's `--explicit-target-dependency-import-check` does not see
 /// system-library modules a target reaches through its dependencies (an
 /// `import CPulse` in LiveCore compiles: LiveCore → AudioReactive → CPulse),
@@ -33,7 +34,7 @@ struct ModuleRules: BuildToolPlugin {
         while let w = words.first, w.hasPrefix("@") { words.removeFirst() }
         guard words.count >= 2, words[0] == "import" else { return nil }
         let name = String(words[1].split(separator: ".").first ?? words[1])
-        if name == "ImGuiShim" { return name }
+        if ["ImGuiShim", "MidiShim", "LinkShim"].contains(name) { return name }
         guard name.count > 1, name.first == "C", let second = name.dropFirst().first, second.isUppercase else { return nil }
         return name
     }

@@ -132,7 +132,7 @@ import Testing
     /// chord, moves to the next open panel on its first control and never
     /// leaves a text field taking keys (it did: the library's search field).
     @Test func altAndF10GoToTheMenuBarCtrlTabCyclesPanelsActivatingNothing() throws {
-        let w = try Window(extra: ["--library-panel", "--audio-panel"])
+        let w = try Window(extra: ["--library-panel", "--audio-panel", "--set-list-panel"])
         #expect(w.frame > 2, "the window runs: \(w.app.stderr)")
         var typing: Bool { w.focus?["typing"] as? Bool ?? true }
         var panel: String? { w.focus?["panel"] as? String }
@@ -145,13 +145,13 @@ import Testing
         w.press("F10")
         #expect(panel == "##MainMenuBar" && w.focused == "menu:View", "F10: \(String(describing: w.focus))")
         var visited: [String] = []
-        for _ in 0..<4 {
+        for _ in 0..<5 {
             w.press("ctrl+Tab")
             visited.append(panel ?? "")
             #expect(!typing, "after Ctrl+Tab into \(visited.last!) no text field takes keys")
             #expect(w.focused != nil, "a control of \(visited.last!) has the focus")
         }
-        #expect(visited == ["Parameters", "Audio", "Library", "Parameters"], "in screen order, round: \(visited)")
+        #expect(visited == ["Parameters", "Audio", "Set list", "Library", "Parameters"], "in screen order, round: \(visited)")
         w.press("ctrl+shift+Tab")
         #expect(panel == "Library", "Ctrl+Shift+Tab goes back")
     }

@@ -6,28 +6,26 @@ import Testing
 @testable import LiveApp
 import TestSupport
 
+// One after another with the other suites that open JACK clients here (JackClientSuites).
+extension JackClientSuites {
 /// MIDI through a real JACK server (dummy backend: CI has no ALSA
 /// sequencer, /dev/snd/seq) and the real window under Xvfb. The virtual
-/// controller is an rtmidi client of that server in this test process; its
+/// controller is a JACK client of that server in this test process (the
+/// app's own `JackMidiClient`: ports "<name>:out" and "<name>:in"); its
 /// ports appear after the window started, so every test also shows a
 /// controller being picked up while the app runs.
 @Suite(.serialized) struct MidiControlTests {
     /// A controller: an output the app listens to, an input for the app's feedback.
     final class Controller {
-        let out: MidiOutPort
-        let input: MidiInPort
-        init(_ name: String, on jack: JackServer) throws {
-            (out, input) = try jack.asDefault {
-                (try MidiOutPort(.jack, client: name, connectTo: nil, virtualName: "out"),
-                 try MidiInPort(.jack, client: name, connectTo: nil, virtualName: "in"))
-            }
-        }
-        func send(_ m: MidiMessage...) { for x in m { out.send(x.bytes) } }
+        let client: JackMidiClient
+        var out: JackMidiClient { client }
+        init(_ name: String, on jack: JackServer) throws { client = try JackMidiClient(name: name, server: jack.name) }
+        func send(_ m: MidiMessage...) { for x in m { client.send(x.bytes) } }
         /// Messages received so far.
         func received() -> [MidiMessage] {
             var buf = [UInt8](repeating: 0, count: 256)
             var got: [MidiMessage] = []
-            while let n = input.next(into: &buf) { if let m = MidiMessage(bytes: buf[0..<n]) { got.append(m) } }
+            while let n = client.next(into: &buf) { if let m = MidiMessage(bytes: buf[0..<n]) { got.append(m) } }
             return got
         }
     }
@@ -60,8 +58,8 @@ import TestSupport
         // The controller appears after the start: the app connects to it within its scan.
         let pad = try Controller("Test Controller", on: jack)
         #expect(poll(seconds: 30) { (midi?["inputs"] as? [String])?.contains("Test Controller:out") == true }, "picked up: \(String(describing: midi))")
-        #expect(poll(seconds: 30) { (midi?["outputs"] as? [String])?.contains { $0.hasPrefix("Test Controller") && $0.hasSuffix(":in") } == true },
-                "feedback goes to the controller's input (its own JACK client): \(String(describing: midi))")
+        #expect(poll(seconds: 30) { (midi?["outputs"] as? [String])?.contains("Test Controller:in") == true },
+                "feedback goes to the controller's input: \(String(describing: midi))")
 
         // Learn: arm on the vignette, move a knob.
         let start = param("effects.vignette")
@@ -156,3 +154,4 @@ import TestSupport
         #expect(app.wait(seconds: 30) == 0)
     }
 }
+}  // extension JackClientSuites

@@ -131,6 +131,55 @@ import TestSupport
         print("OSC flood: \(w.oscCount("packets")) read, \(drops) dropped by the kernel")
     }
 
+    @Test func edgesTrueFalseImpulseMissingRoutesLongAddressesAndKernelDrops() throws {
+        try #require(OSCTools.available, "oscsend is needed (liblo-tools; scripts/test installs it)")
+        let fx = try RemoteFixture()
+        let w = try Self.open(fx, extra: ["--no-audio", "--preset", "alpha"])
+        defer { w.app.stop() }
+        // T, F and I with no data bytes (OSC 1.1): blackout on and off, a tap.
+        try OSCTools.send(port: w.port, "/physarum/blackout", "T")
+        #expect(poll(seconds: 30) { w.live?["blackout"] as? Bool == true }, "T: \(w.app.stderr.suffix(500))")
+        try OSCTools.send(port: w.port, "/physarum/blackout", "F")
+        #expect(poll(seconds: 30) { w.live?["blackout"] as? Bool == false }, "F")
+        let taken = w.oscCount("accepted")
+        try OSCTools.send(port: w.port, "/physarum/tap", "I")
+        #expect(poll(seconds: 30) { w.oscCount("accepted") == taken + 1 }, "I (impulse)")
+        #expect(w.oscCount("rejected") == 0)
+        // A route past the config's routes is refused and counted, and changes nothing.
+        let depths = try #require(w.live?["routeDepths"] as? [NSNumber]).map(\.doubleValue)
+        try OSCTools.send(port: w.port, "/physarum/route/\(depths.count + 1)/depth", "f", "1.5")
+        #expect(poll(seconds: 30) { w.oscCount("rejected") == 1 }, "refused and counted")
+        #expect((w.live?["routeDepths"] as? [NSNumber])?.map(\.doubleValue) == depths)
+        #expect(w.app.stderr.contains("there is no route \(depths.count + 1) (the config has \(depths.count))"), "\(w.app.stderr.suffix(500))")
+        // A 27 KB address is logged cut, with its length.
+        let long = "/physarum/param/" + String(repeating: "x", count: 27_000)
+        var packet = Array(long.utf8) + [0]
+        while packet.count % 4 != 0 { packet.append(0) }
+        packet += Array(",f\0\0".utf8) + [0x3F, 0x80, 0, 0]
+        OSCTools.sendRaw([packet], port: w.port)
+        #expect(poll(seconds: 30) { w.oscCount("rejected") == 2 })
+        #expect(poll(seconds: 10) { w.app.stderr.contains("(27016 bytes)") }, "the length is named")
+        let longest = w.app.stderr.split(separator: "\n").map(\.utf8.count).max() ?? 0
+        #expect(longest < 400, "no line echoes the address: longest \(longest) bytes")
+        // A flood the kernel partly drops: the count shown is the kernel's.
+        var kernel = 0
+        for _ in 0..<40 where kernel == 0 {
+            OSCTools.sendRaw(Array(repeating: Array("/physarum/nothing\0\0\0,\0\0\0".utf8), count: 5000), port: w.port)
+            kernel = OSCTools.kernelDrops(port: w.port)
+        }
+        try #require(kernel > 0, "the kernel dropped nothing (cannot check the count)")
+        // The count comes with each datagram read: one more after the flood carries the final one.
+        #expect(poll(seconds: 60) {
+            OSCTools.sendRaw([Array("/physarum/nothing\0\0\0,\0\0\0".utf8)], port: w.port)
+            return w.oscCount("droppedByKernel") == OSCTools.kernelDrops(port: w.port) && w.oscCount("droppedByKernel") > 0
+        },
+                "shown \(w.oscCount("droppedByKernel")), /proc/net/udp says \(OSCTools.kernelDrops(port: w.port))")
+        #expect(w.oscCount("dropped") >= w.oscCount("droppedByKernel"))
+        print("OSC kernel drops: \(w.oscCount("droppedByKernel")) shown, \(OSCTools.kernelDrops(port: w.port)) in /proc/net/udp")
+        w.app.signal(SIGTERM)
+        #expect(w.app.wait(seconds: 30) == 0)
+    }
+
     @Test func oscSettingsSurviveARestartThroughTheSession() throws {
         let fx = try RemoteFixture()
         let port = OSCTools.freeUDPPort()

@@ -5,7 +5,7 @@ import TestSupport
 @testable import LiveApp
 
 /// The whole screen of the real window under Xvfb at 1×, 1.5×, 2× and 3×
-/// with the editor, the audio, MIDI and library panels, the notices window
+/// with the editor, the audio, MIDI, set list and library panels, the notices window
 /// and notices in the band all open at once, checked from what the app
 /// reports in its state file (`layout`: every window, every item drawn and
 /// each text's measured extent): no two windows overlap, no item leaves its
@@ -19,7 +19,7 @@ import TestSupport
     /// A window's id: the part of its name after "###" (titles may be cut), else its name.
     static func id(_ name: String) -> String { name.range(of: "###").map { String(name[$0.upperBound...]) } ?? name }
 
-    static let panels = ["Parameters", "Audio", "MIDI & live control", "Library", "Notices"]
+    static let panels = ["Parameters", "Audio", "MIDI & live control", "Set list", "Library", "Notices"]
 
     /// The windows on screen: the layout report's, or, from a build without
     /// it, the panels' own `window` rectangles (so this test can be run
@@ -101,7 +101,7 @@ import TestSupport
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         try Data("{ not json".utf8).write(to: dir.appendingPathComponent("library.json"))
         try Data("[1, 2".utf8).write(to: dir.appendingPathComponent("midi-bindings.json"))
-        let session = #"{"format": 1, "panels": {"library": true, "audio": true, "midi": true, "notices": true}}"#
+        let session = #"{"format": 1, "panels": {"library": true, "audio": true, "midi": true, "setList": true, "notices": true}}"#
         try Data(session.utf8).write(to: dir.appendingPathComponent("session.json"))
         return home
     }

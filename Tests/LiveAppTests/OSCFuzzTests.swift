@@ -54,7 +54,8 @@ import Testing
             switch OSCAddressSpace.actions(for: message) {
             case .failure(let e):
                 if e.reason.isEmpty { return "a message refused without a reason" }
-                if !message.address.hasPrefix(e.address) { return "a refusal names another address: \(e.address)" }
+                // The address as logged: the message's own, cut to a log line (OSCText.clip).
+                if e.address != OSCText.clip(message.address) { return "a refusal names another address: \(e.address)" }
             case .success(let actions):
                 for case .setParam(let key, let v) in actions where !v.isFinite || v < key.spec.min || v > key.spec.max {
                     return "\(key.id) set to \(v), outside \(key.spec.min)…\(key.spec.max)"

@@ -47,6 +47,6 @@ import Testing
         #expect(m.notices.history.last?.text.contains("not saved") == true)
         // With a good file, the same bind saves.
         var ok = AppModel(library: LibraryModel(factory: testFactory))
-        #expect(ok.run(.control(.bind(Self.sample[0]))).contains(.control(.saveBindings([Self.sample[0]]))))
+        #expect(ok.run(.control(.bind(Self.sample[0]))).contains(.control(.saveBindings([Self.sample[0]], templates: []))))
     }
 }

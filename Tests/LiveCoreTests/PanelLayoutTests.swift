@@ -42,9 +42,11 @@ import Testing
     }
 
     @Test func whenColumnsWouldBeTooNarrowPanelsShareColumnsButNotSoDeepThatTheyShowOnlyTheirTitles() {
-        // 1920 at 1×: every panel at its own width, side by side (they fit).
-        #expect(Set(Self.tiles(P.allCases, width: 2600, height: 1080, scale: 1).values.map(\.x)).count == 5)
-        // 1280 at 1×: five columns would be 250 px (a column wants 320): three, two panels stacked in each right one.
+        // 3000 at 1×: every panel at its own width, side by side (they fit).
+        let wide = Self.tiles(P.allCases, width: 3000, height: 1080, scale: 1)
+        #expect(Set(wide.values.map(\.x)).count == P.allCases.count)
+        #expect(wide.allSatisfy { $0.value.width == $0.key.defaultWidth }, "\(wide)")
+        // 1280 at 1×: six columns would be about 210 px (a column wants 320): three, panels stacked in each right one.
         let one = Self.tiles(P.allCases, width: 1280, height: 720, scale: 1)
         #expect(Set(one.values.map(\.x)).count == 3, "\(one)")
         #expect(one.values.allSatisfy { $0.width >= 320 })
@@ -52,7 +54,7 @@ import Testing
         // keeps both of its sides in balance, no tile under 40 % of either.
         let three = Self.tiles(P.allCases, width: 1280, height: 720, scale: 3)
         #expect(three.values.allSatisfy { $0.width >= 0.4 * 960 && $0.height >= 0.4 * 330 }, "\(three)")
-        // Five columns would be 250 px wide, one column 130 px tall tiles: neither is taken.
+        // Six columns would be about 210 px wide, one column 110 px tall tiles: neither is taken.
         #expect((2...4).contains(Set(three.values.map(\.x)).count), "\(three)")
     }
 

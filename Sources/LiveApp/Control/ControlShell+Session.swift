@@ -11,13 +11,14 @@ import LiveCore
 extension ControlShell: ActionSource, FrameFeedback {
     func drain(_ inputs: inout TickInputs, into inbox: ActionInbox) {
         applyInput(model: { inbox.model }, clockShift: clockShift, apply: { inbox.post($0) })
-        (inputs.tempo, inputs.features) = beginFrame(time: inputs.tick.time, features: inputs.heard,
+        (inputs.tempo, inputs.features) = beginFrame(time: inputs.tick.time, features: inputs.heard, link: inputs.link,
                                                      offsetMs: inbox.model.control.visualOffsetMs)
         for a in dueActions() { inbox.postDue(a) }
     }
 
     func frameDone(_ report: FrameReport) {
         tempo = report.inputs.tempo
+        linkQuantum = report.model.control.link.quantum
         endFrame(model: report.model, features: report.inputs.heard, time: report.tick.time)
         if let audio {
             // The window presented in the pipeline's delivery: now is after the swap.

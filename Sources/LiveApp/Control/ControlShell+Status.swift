@@ -33,10 +33,12 @@ extension ControlShell {
     func panelStatus(tempo: TempoReading) -> MidiPanel.Status {
         var oscLine = osc.map { o in
             let s = o.stats
-            return "In on UDP \(o.address): \(s.accepted) messages taken, \(s.rejected) refused"
+            return "In on UDP \(o.address): \(s.accepted) messages taken, \(s.rejected) refused, \(s.dropped) lost"
         } ?? "In: off (--osc-in [ADDR:]PORT)"
         oscLine += oscOut.map { "\nOut to \($0.destination.label): \($0.sent) frames sent" } ?? "\nOut: off (--osc-out HOST:PORT)"
-        return MidiPanel.Status(midi: midiStatus, inputs: midi?.connected.inputs ?? [], osc: oscLine, tempo: tempo, latency: desk.latency)
+        oscLine += oscState.map { "\nTablet feedback to \($0.destination.label): \($0.sent) values sent" } ?? "\nTablet feedback: off (--osc-feedback HOST:PORT)"
+        return MidiPanel.Status(midi: midiStatus, inputs: midi?.connected.inputs ?? [], osc: oscLine, tempo: tempo, latency: desk.latency,
+                                link: link?.reading)
     }
 
     /// The latency parts in milliseconds and their sum, and, taken since the
@@ -58,10 +60,20 @@ extension ControlShell {
                         ("totalMs", ms(l.total)), ("onsetsMeasured", .int(l.onsets)), ("onsets", .array(onsets))])
     }
 
-    /// The tempo source, BPM and beat position.
+    /// The tempo source, BPM, beat position and bar length.
     func tempoNode(_ t: TempoReading) -> JSONNode {
         .object([("source", .string(t.source.rawValue)), ("bpm", JSONNode.rounded(t.bpm, 2)),
-                 ("beat", t.beat.map { JSONNode.rounded($0, 3) } ?? .null)])
+                 ("beat", t.beat.map { JSONNode.rounded($0, 3) } ?? .null), ("beatsPerBar", .double(t.beatsPerBar))])
+    }
+
+    /// The `link` object of the state file: settings and, while joined, the session.
+    func linkNode(_ s: LinkSettings) -> JSONNode {
+        var m: [(String, JSONNode)] = [("enabled", .bool(s.enabled)), ("quantum", .double(s.quantum)), ("startStopSync", .bool(s.startStopSync))]
+        if let r = link?.reading {
+            m += [("peers", .int(r.peers)), ("bpm", JSONNode.rounded(r.bpm, 3)), ("beat", JSONNode.rounded(r.beat, 3)),
+                  ("phase", JSONNode.rounded(r.phase, 3)), ("playing", .bool(r.playing))]
+        }
+        return .object(m)
     }
 
     /// The `liveControl` object of the state file: OSC counters (and where
@@ -71,10 +83,12 @@ extension ControlShell {
                                              ("inAddress", osc.map { .string($0.address.description) } ?? .null)]
         if let s = osc?.stats {
             oscNode += [("packets", .int(s.packets)), ("accepted", .int(s.accepted)), ("rejected", .int(s.rejected)),
-                        ("dropped", .int(s.dropped)), ("decodedOnOSCThread", .int(s.decodedOnOSCThread)),
+                        ("dropped", .int(s.dropped)), ("droppedByKernel", .int(s.droppedByKernel)), ("droppedActions", .int(s.droppedActions)),
+                        ("decodedOnOSCThread", .int(s.decodedOnOSCThread)),
                         ("decodedOnFrameThread", .int(s.decodedOnFrameThread))]
         }
-        oscNode += [("out", oscOut.map { .string($0.destination.label) } ?? .null), ("framesSent", .int(oscOut?.sent ?? 0))]
+        oscNode += [("out", oscOut.map { .string($0.destination.label) } ?? .null), ("framesSent", .int(oscOut?.sent ?? 0)),
+                    ("feedback", oscState.map { .string($0.destination.label) } ?? .null), ("feedbackSent", .int(oscState?.sent ?? 0))]
         let c = model.control
         let bindings: [JSONNode] = c.bindings.map { b in
             .object([("control", .string(b.control.label)), ("target", .string(b.target.id)), ("mode", .string(b.mode.rawValue))])
@@ -86,8 +100,13 @@ extension ControlShell {
                               ("inputs", .array((ports?.inputs ?? []).map(JSONNode.string))),
                               ("outputs", .array((ports?.outputs ?? []).map(JSONNode.string))),
                               ("learning", c.learning.map { .string($0.id) } ?? .null), ("bindings", .array(bindings)),
+                              ("templates", .array(c.activeTemplates.map { .string($0.id) })),
+                              ("templatesChosen", .array(c.chosenTemplates.map(JSONNode.string))),
+                              ("templatesAvailable", .array(c.templates.map { .string($0.id) })),
+                              ("activeBindings", .int(c.active.count)),
                               ("bindingsFile", .string(bindingsURL.path))])),
             ("tempo", tempoNode(tempo)),
+            ("link", linkNode(c.link)),
             ("sync", .object([("bars", .int(c.sync.bars)), ("fadeBeats", .double(c.sync.fadeBeats)), ("quantize", .bool(c.sync.quantize))])),
             ("visualOffsetMs", .double(c.visualOffsetMs)),
             ("blackout", .bool(model.live.blackout)),

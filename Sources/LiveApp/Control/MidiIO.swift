@@ -2,47 +2,59 @@ import Foundation
 import LiveCore
 import Synchronization
 
-/// MIDI in and out on its own thread ("physarum.midi"): a virtual input and
-/// output named "Physarum Live" that other software can connect to, plus a
-/// connection to every controller port, found again every second so that
-/// controllers plugged in (or out) while the app runs are picked up without
-/// a restart. Incoming messages are parsed and stamped with their arrival
-/// time on the frame clock and queued for the frame (`drain`); feedback
-/// from the frame (`send`) goes out to every connected controller and the
-/// virtual output. Thread safety: `drain`/`send`/`takeNotices`/`stop` from any thread.
+/// MIDI in and out on its own thread ("physarum.midi"): the app's ports
+/// named "Physarum Live" (on JACK one client with one input and one output
+/// port), connected to every controller port, found again every second and
+/// at once when JACK says ports changed, so controllers plugged in (or out)
+/// while the app runs are picked up without a restart. A MIDI server that
+/// dies (JACK) is noticed at once (the shim's shutdown flag) and looked for
+/// every second until it is back; a system that appears later (a JACK
+/// server started after the app) is picked up the same way. Incoming
+/// messages are parsed, stamped with their arrival time on the frame clock
+/// and queued for the frame (`drain`); feedback from the frame (`send`)
+/// goes to every controller. Thread safety: every member from any thread.
 final class MidiIO: @unchecked Sendable {
     static let clientName = "Physarum Live"
-    let system: MidiSystem
     private let origin: ContinuousClock.Instant
+    private let detect: @Sendable () -> MidiSystem?
     private let inbox = Mutex<[TimedMidiMessage]>([])
     private let outbox = Mutex<[MidiMessage]>([])
-    private let notices = Mutex<[String]>([])
+    private let notices = Mutex<[(String, NoticeLevel)]>([])
     private let portList = Mutex<(inputs: [String], outputs: [String])>(([], []))
+    private let statusLine = Mutex<String>("MIDI off")
+    private let connections = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
+    private let firstAttempt = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
     private let receivedCount = Atomic<Int>(0)
     private let sentCount = Atomic<Int>(0)
 
-    /// Opens the virtual ports on `system` and starts the thread. `origin`:
-    /// the frame clock's zero, so message times are frame-clock seconds.
-    init(system: MidiSystem, origin: ContinuousClock.Instant) throws(MidiError) {
-        self.system = system
+    /// Starts the thread; returns after its first attempt to open MIDI (so
+    /// the status and the first notice are known). `origin`: the frame
+    /// clock's zero, so message times are frame-clock seconds. `detect`:
+    /// which system is there now (`MidiSystem.available`).
+    init(origin: ContinuousClock.Instant, detect: @escaping @Sendable () -> MidiSystem? = { MidiSystem.available() }) {
         self.origin = origin
-        let virtualIn = try MidiInPort(system, client: Self.clientName, connectTo: nil)
-        let virtualOut = try MidiOutPort(system, client: Self.clientName, connectTo: nil)
-        let t = Thread { [self] in run(virtualIn: virtualIn, virtualOut: virtualOut) }
+        self.detect = detect
+        let t = Thread { [self] in run() }
         t.name = "physarum.midi"
         t.start()
+        _ = firstAttempt.wait(timeout: .now() + 10)
     }
 
     /// Messages that arrived since the last call, in order.
     func drain() -> [TimedMidiMessage] { inbox.withLock { q in defer { q.removeAll(keepingCapacity: true) }; return q } }
     /// Queues messages for every output.
     func send(_ messages: [MidiMessage]) { if !messages.isEmpty { outbox.withLock { $0 += messages } } }
-    /// Connections made or lost since the last call.
-    func takeNotices() -> [String] { notices.withLock { q in defer { q.removeAll() }; return q } }
+    /// What happened since the last call (connections made or lost, the server gone or back).
+    func takeNotices() -> [(String, NoticeLevel)] { notices.withLock { q in defer { q.removeAll() }; return q } }
     /// Controller ports connected now (inputs, outputs).
     var connected: (inputs: [String], outputs: [String]) { portList.withLock { $0 } }
+    /// "MIDI on JACK: …" or why MIDI is off.
+    var status: String { statusLine.withLock { $0 } }
+    /// Grows each time a controller (or other software) starts listening to
+    /// our output, or the ports open again: every bound value is then sent.
+    var connectionGeneration: Int { connections.load(ordering: .relaxed) }
     var received: Int { receivedCount.load(ordering: .relaxed) }
     var sent: Int { sentCount.load(ordering: .relaxed) }
 
@@ -51,23 +63,51 @@ final class MidiIO: @unchecked Sendable {
         _ = finished.wait(timeout: .now() + timeout)
     }
 
-    private func run(virtualIn: MidiInPort, virtualOut: MidiOutPort) {
-        var inputs: [String: MidiInPort] = [:]
-        var outputs: [String: MidiOutPort] = [:]
+    private func say(_ text: String, _ level: NoticeLevel) { notices.withLock { $0.append((text, level)) } }
+    private func setStatus(_ text: String) { statusLine.withLock { $0 = text } }
+
+    private func run() {
+        var backend = open(first: true)
+        firstAttempt.signal()
+        var listening: [String: Bool] = [:], feeding: Set<String> = []
+        var lastOutputs = 0
         var buffer = [UInt8](repeating: 0, count: 1024)
-        var nextScan = ContinuousClock.now
+        var nextScan = ContinuousClock.now, nextTry = ContinuousClock.now + .seconds(1)
         while !stopping.load(ordering: .relaxed) {
             let now = ContinuousClock.now
-            if now >= nextScan {
+            if let b = backend, !b.alive {
+                backend = nil
+                listening = [:]
+                feeding = []
+                portList.withLock { $0 = ([], []) }
+                say("MIDI: the \(b.system.rawValue) server went away; MIDI is off until it is back (looking every second)", .warning)
+                setStatus("MIDI off: the \(b.system.rawValue) server went away (looking for it every second)")
+                nextTry = now + .seconds(1)
+            }
+            if backend == nil {
+                if now >= nextTry {
+                    nextTry = now + .seconds(1)
+                    backend = open(first: false)
+                    nextScan = now
+                    lastOutputs = 0
+                }
+                if backend == nil {
+                    Thread.sleep(forTimeInterval: 0.02)  // the MIDI thread's idle pace while no server is there
+                    continue
+                }
+            }
+            guard let b = backend else { continue }
+            if now >= nextScan || b.takeChanged() {
                 nextScan = now + .seconds(1)
-                scan(virtualIn: virtualIn, virtualOut: virtualOut, inputs: &inputs, outputs: &outputs)
+                scan(b, listening: &listening, feeding: &feeding)
+                let outs = b.outputConnections
+                if outs > lastOutputs { connections.add(1, ordering: .relaxed) }
+                lastOutputs = outs
             }
             var got: [TimedMidiMessage] = []
-            for port in [virtualIn] + inputs.values {
-                while let n = port.next(into: &buffer) {
-                    if let m = MidiMessage(bytes: buffer[0..<n]) {
-                        got.append(TimedMidiMessage(m, time: (ContinuousClock.now - origin) / .seconds(1)))
-                    }
+            b.read(into: &buffer) { bytes in
+                if let m = MidiMessage(bytes: bytes) {
+                    got.append(TimedMidiMessage(m, time: (ContinuousClock.now - origin) / .seconds(1)))
                 }
             }
             if !got.isEmpty {
@@ -78,40 +118,67 @@ final class MidiIO: @unchecked Sendable {
                 }
             }
             let out = outbox.withLock { q in defer { q.removeAll() }; return q }
-            for m in out {
-                let bytes = m.bytes
-                virtualOut.send(bytes)
-                for o in outputs.values { o.send(bytes) }
-            }
+            for m in out { b.send(m.bytes) }
             if !out.isEmpty { sentCount.add(out.count, ordering: .relaxed) }
-            Thread.sleep(forTimeInterval: 0.001)  // the poll interval of rtmidi's queues (I/O thread, not a test)
+            Thread.sleep(forTimeInterval: 0.001)  // the poll interval of the MIDI queues (I/O thread, not a test)
         }
         finished.signal()
     }
 
-    /// Connects to controller ports that appeared and drops those that went away.
-    private func scan(virtualIn: MidiInPort, virtualOut: MidiOutPort, inputs: inout [String: MidiInPort], outputs: inout [String: MidiOutPort]) {
-        func isOurs(_ name: String) -> Bool { name.contains(Self.clientName) }
-        let sources = virtualIn.sourceNames.filter { !$0.isEmpty && !isOurs($0) }
-        let destinations = virtualOut.destinationNames.filter { !$0.isEmpty && !isOurs($0) }
+    /// Opens the system there now. The first attempt always says how it went;
+    /// later attempts speak only when MIDI comes (back) on.
+    private func open(first: Bool) -> (any MidiBackend)? {
+        guard let system = detect() else {
+            if first {
+                let line = "MIDI off: no ALSA sequencer (/dev/snd/seq) and no JACK server running"
+                setStatus(line)
+                say(line, .info)
+            }
+            return nil
+        }
+        do {
+            let b = try system.open(clientName: Self.clientName)
+            setStatus("MIDI on \(system.rawValue): ports \"\(Self.clientName)\"")
+            if !first { say("MIDI on \(system.rawValue) again: ports \"\(Self.clientName)\"", .info) }
+            connections.add(1, ordering: .relaxed)
+            return b
+        } catch {
+            let line = "MIDI off: \(system.rawValue): \(error) (looking again every second)"
+            if first { say(line, .warning) }
+            setStatus(line)
+            return nil
+        }
+    }
+
+    /// Connects to controller ports that appeared and forgets those that went
+    /// away. A port is connected when it first appears (one the user then
+    /// disconnects by hand stays disconnected until it comes back).
+    private func scan(_ b: any MidiBackend, listening: inout [String: Bool], feeding: inout Set<String>) {
+        let sources = b.sources(), destinations = b.destinations()
         var news: [String] = []
-        for name in sources where inputs[name] == nil {
+        for name in sources where listening[name] == nil {
             do {
-                inputs[name] = try MidiInPort(system, client: Self.clientName, connectTo: name)
+                try b.listen(to: name)
+                listening[name] = true
                 news.append("MIDI: listening to \(name)")
             } catch {
+                listening[name] = false  // said once; tried again when it comes back
                 news.append("MIDI: cannot listen to \(name): \(error)")
             }
         }
-        for name in inputs.keys where !sources.contains(name) {
-            inputs[name] = nil
-            news.append("MIDI: \(name) went away")
+        for name in listening.keys where !sources.contains(name) {
+            if listening.removeValue(forKey: name) == true { news.append("MIDI: \(name) went away") }
+            b.stopListening(to: name)
         }
-        for name in destinations where outputs[name] == nil {
-            if let o = try? MidiOutPort(system, client: Self.clientName, connectTo: name) { outputs[name] = o }
+        for name in destinations where !feeding.contains(name) {
+            feeding.insert(name)
+            do { try b.feed(name) } catch { MidiLibraryLog.add("cannot send to \(name): \(error)") }
         }
-        for name in outputs.keys where !destinations.contains(name) { outputs[name] = nil }
-        portList.withLock { $0 = (inputs.keys.sorted(), outputs.keys.sorted()) }
-        if !news.isEmpty { notices.withLock { $0 += news } }
+        for name in feeding where !destinations.contains(name) {
+            feeding.remove(name)
+            b.stopFeeding(name)
+        }
+        portList.withLock { $0 = (listening.filter(\.value).keys.sorted(), feeding.sorted()) }
+        for n in news { say(n, .info) }
     }
 }

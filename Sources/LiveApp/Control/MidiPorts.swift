@@ -1,121 +1,181 @@
-import CRtMidi
 import Foundation
 import Glibc
+import MidiShim
+import Synchronization
 
-/// Which MIDI system the app talks to through rtmidi.
+/// Which MIDI system the app talks to.
 enum MidiSystem: String, Sendable {
     case alsa = "ALSA sequencer"
     case jack = "JACK"
 
-    fileprivate var api: RtMidiApi { self == .alsa ? RTMIDI_API_LINUX_ALSA : RTMIDI_API_UNIX_JACK }
+    /// The ALSA sequencer where `sequencer` (/dev/snd/seq) can be opened, else
+    /// JACK when a JACK server's socket is there (`jackSocket`), else nil.
+    /// Checked before asking a library, so a machine with neither gets no
+    /// library chatter.
+    static func available(environment env: [String: String] = ProcessInfo.processInfo.environment,
+                          sequencer: String = "/dev/snd/seq", folders: [String] = ["/dev/shm", "/tmp"]) -> MidiSystem? {
+        if access(sequencer, R_OK | W_OK) == 0 { return .alsa }
+        return jackSocket(environment: env, folders: folders) != nil ? .jack : nil
+    }
 
-    /// The ALSA sequencer where /dev/snd/seq exists, else JACK when a JACK
-    /// server runs (its socket `jack_<server>_<uid>_0` in /dev/shm, server
-    /// from $JACK_DEFAULT_SERVER, else "default"), else nil. Checked before
-    /// asking rtmidi, so a machine with neither gets no library chatter.
-    static func available(environment env: [String: String] = ProcessInfo.processInfo.environment) -> MidiSystem? {
-        if access("/dev/snd/seq", R_OK | W_OK) == 0 { return .alsa }
+    /// The socket of the JACK server named by $JACK_DEFAULT_SERVER (else
+    /// "default"), JACK 2 or JACK 1, or nil:
+    /// - JACK 2 (jackd2): `<folder>/jack_<server>_<uid>_0`;
+    /// - JACK 1 (jackd1): `<folder>/jack-<uid>/<server>/jack_0`, or
+    ///   `<folder>/jack/<server>/jack_0` with $JACK_PROMISCUOUS_SERVER;
+    /// in /dev/shm, or /tmp where a system has no /dev/shm.
+    static func jackSocket(environment env: [String: String], folders: [String]) -> String? {
         let server = env["JACK_DEFAULT_SERVER"].flatMap { $0.isEmpty ? nil : $0 } ?? "default"
-        let socketPath = "/dev/shm/jack_\(server)_\(getuid())_0"
-        var st = stat()
-        if stat(socketPath, &st) == 0 && (st.st_mode & S_IFMT) == S_IFSOCK { return .jack }
+        let uid = getuid()
+        let userFolder = env["JACK_PROMISCUOUS_SERVER"] != nil ? "jack" : "jack-\(uid)"
+        for folder in folders {
+            for path in ["\(folder)/jack_\(server)_\(uid)_0", "\(folder)/\(userFolder)/\(server)/jack_0"] {
+                var st = stat()
+                if stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFSOCK { return path }
+            }
+        }
         return nil
     }
 }
 
-/// An rtmidi failure with rtmidi's own message.
+/// A MIDI library failure, with the library's text copied (never a pointer into it).
 struct MidiError: Error, CustomStringConvertible {
     let description: String
 }
 
-/// One rtmidi input (rtmidi_in_create): a virtual port others connect to,
-/// or connected to one source port. Clock and transport are not filtered
-/// (rtmidi_in_ignore_types: sysex and active sensing are). Owned by the MIDI
-/// thread (`@unchecked Sendable` only to hand it over at creation).
-final class MidiInPort: @unchecked Sendable {
-    private let ptr: RtMidiInPtr
+/// The MIDI libraries' own messages (JACK's, ALSA lib's, RtMidi's warnings):
+/// kept off stderr unless `--verbose`, and the last few kept for tests and
+/// the report. Thread safety: any thread.
+enum MidiLibraryLog {
+    private static let verbose = Atomic<Bool>(false)
+    private static let recentLines = Mutex<[String]>([])
+
+    /// Routes the libraries' messages here (midishim_set_log); `verbose` prints them too.
+    static func install(verbose on: Bool) {
+        verbose.store(on, ordering: .relaxed)
+        midishim_set_log { line in
+            guard let line else { return }
+            MidiLibraryLog.add(String(cString: line))
+        }
+    }
+
+    static func add(_ line: String) {
+        recentLines.withLock { r in
+            r.append(line)
+            if r.count > 64 { r.removeFirst(r.count - 64) }
+        }
+        if verbose.load(ordering: .relaxed) { printError("physarum: MIDI library: \(line)") }
+    }
+
+    /// The last messages the libraries gave (at most 64).
+    static var recent: [String] { recentLines.withLock { $0 } }
+}
+
+/// A list of names from a shim function that fills a buffer and returns the length it needs.
+private func nameList(_ fill: (UnsafeMutablePointer<CChar>, Int) -> Int) -> [String] {
+    var size = 4096
+    while true {
+        var buffer = [CChar](repeating: 0, count: size)
+        let needed = buffer.withUnsafeMutableBufferPointer { fill($0.baseAddress!, $0.count) }
+        if needed < size { return cText(buffer).split(separator: "\n").map(String.init) }
+        size = needed + 1
+    }
+}
+
+/// Runs `body` with a C buffer for an error text; returns its result and the text.
+private func withErrorText<T>(_ body: (UnsafeMutablePointer<CChar>, Int) -> T) -> (T, String) {
+    var buffer = [CChar](repeating: 0, count: 512)
+    let result = buffer.withUnsafeMutableBufferPointer { body($0.baseAddress!, $0.count) }
+    return (result, cText(buffer))
+}
+
+/// The text in a C buffer, up to its terminating zero.
+private func cText(_ buffer: [CChar]) -> String {
+    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+/// One RtMidi input or output (RtMidi's C++ API through MidiShim, every
+/// error caught and copied there): a virtual port others connect to, or
+/// connected to one port. Used for the ALSA sequencer. Owned by one thread
+/// (the MIDI thread; `@unchecked Sendable` only to hand it over at creation).
+final class RtMidiDevice: @unchecked Sendable {
+    private let handle: OpaquePointer
     let name: String
 
-    /// `portName` nil: a virtual port named `virtualName`; else the source with that name.
-    init(_ system: MidiSystem, client: String, connectTo portName: String?, virtualName: String = "in") throws(MidiError) {
-        guard let p = rtmidi_in_create(system.api, client, 1024) else { throw MidiError(description: "rtmidi_in_create failed") }
-        ptr = p
-        name = portName ?? "\(client):\(virtualName)"
-        if p.pointee.ok { rtmidi_in_ignore_types(p, true, false, true) }
-        try MidiPortOpening.open(p, portName: portName, virtualName: virtualName, what: "MIDI input", ownName: "in")
+    /// `port` nil: a virtual port named `ownPort`; else the port with that name.
+    init(_ system: MidiSystem, output: Bool, client: String, connectTo port: String?, ownPort: String) throws(MidiError) {
+        let api = system == .jack ? Int32(MIDISHIM_API_JACK) : Int32(MIDISHIM_API_ALSA)
+        let (h, text) = withErrorText { midishim_rt_open(api, output, client, port, ownPort, $0, $1) }
+        guard let h else { throw MidiError(description: "\(output ? "MIDI output" : "MIDI input") \(port ?? ownPort): \(text)") }
+        handle = h
+        name = port ?? "\(client):\(ownPort)"
     }
 
-    deinit {
-        rtmidi_close_port(ptr)
-        rtmidi_in_free(ptr)
-    }
+    deinit { midishim_rt_free(handle) }
 
-    /// Names of the ports this system offers as inputs to us (sources).
-    var sourceNames: [String] { Self.portNames(ptr) }
+    /// Names of the ports this device could connect to.
+    var portNames: [String] { nameList { midishim_rt_ports(handle, $0, $1) } }
 
-    /// The next queued message (rtmidi_in_get_message), or nil.
+    /// The next queued message (an input): its size, or nil when none waits.
     func next(into buffer: inout [UInt8]) -> Int? {
-        var size = buffer.count
-        _ = buffer.withUnsafeMutableBufferPointer { rtmidi_in_get_message(ptr, $0.baseAddress, &size) }
-        return ptr.pointee.ok && size > 0 ? size : nil
+        for _ in 0..<64 {
+            let n = buffer.withUnsafeMutableBufferPointer { midishim_rt_read(handle, $0.baseAddress, $0.count) }
+            if n > 0 { return Int(n) }
+            if n == 0 { return nil }
+        }
+        return nil
     }
 
-    fileprivate static func portNames(_ p: RtMidiPtr) -> [String] {
-        let n = rtmidi_get_port_count(p)
-        return (0..<n).map { i in
-            var len: Int32 = 0
-            _ = rtmidi_get_port_name(p, i, nil, &len)
-            guard len > 0 else { return "" }
-            var buf = [CChar](repeating: 0, count: Int(len) + 1)
-            _ = rtmidi_get_port_name(p, i, &buf, &len)
-            return String(cString: buf)
-        }
-    }
+    /// Sends one message (an output); false on failure.
+    @discardableResult
+    func send(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBufferPointer { midishim_rt_send(handle, $0.baseAddress, $0.count) } }
 }
 
-/// Opening an rtmidi device's port (shared by inputs and outputs).
-private enum MidiPortOpening {
-    /// Opens the port named `portName` (rtmidi_open_port) or a virtual port (rtmidi_open_virtual_port).
-    static func open(_ p: RtMidiPtr, portName: String?, virtualName: String, what: String, ownName: String) throws(MidiError) {
-        guard p.pointee.ok else { throw error(p, what) }
-        if let portName {
-            guard let i = MidiInPort.portNames(p).firstIndex(of: portName) else { throw MidiError(description: "MIDI port '\(portName)' is gone") }
-            rtmidi_open_port(p, UInt32(i), ownName)
-        } else {
-            rtmidi_open_virtual_port(p, virtualName)
-        }
-        guard p.pointee.ok else { throw error(p, "\(what) \(portName ?? virtualName)") }
-    }
-
-    static func error(_ p: RtMidiPtr, _ what: String) -> MidiError {
-        MidiError(description: "\(what): \(p.pointee.msg.map { String(cString: $0) } ?? "rtmidi error")")
-    }
-}
-
-/// One rtmidi output (rtmidi_out_create): a virtual port, or connected to
-/// one destination port. Owned by the MIDI thread.
-final class MidiOutPort: @unchecked Sendable {
-    private let ptr: RtMidiOutPtr
+/// One JACK client with one MIDI input port ("in") and one MIDI output port
+/// ("out") (libjack through MidiShim). It notices the server going away
+/// (`alive`) and ports coming and going (`takeChanged`). Used by the MIDI
+/// thread, and by tests as a virtual controller. Thread safety: one thread
+/// at a time (sending from two is serialised in the shim).
+final class JackMidiClient: @unchecked Sendable {
+    private let handle: OpaquePointer
+    /// The client's name (with a suffix when the asked name was taken).
     let name: String
 
-    init(_ system: MidiSystem, client: String, connectTo portName: String?, virtualName: String = "out") throws(MidiError) {
-        guard let p = rtmidi_out_create(system.api, client) else { throw MidiError(description: "rtmidi_out_create failed") }
-        ptr = p
-        name = portName ?? "\(client):\(virtualName)"
-        try MidiPortOpening.open(p, portName: portName, virtualName: virtualName, what: "MIDI output", ownName: "out")
+    /// Opens the client on the server named `server`, by default the one
+    /// $JACK_DEFAULT_SERVER names (never starting one). Tests name theirs:
+    /// setting the variable in a process whose other threads read it is a race.
+    init(name asked: String, server: String? = nil) throws(MidiError) {
+        let (h, text) = withErrorText { e, n in
+            if let server { server.withCString { midishim_jack_open(asked, $0, e, n) } } else { midishim_jack_open(asked, nil, e, n) }
+        }
+        guard let h else { throw MidiError(description: text) }
+        handle = h
+        name = nameList { midishim_jack_name(h, $0, $1) }.first ?? asked
     }
 
-    deinit {
-        rtmidi_close_port(ptr)
-        rtmidi_out_free(ptr)
+    deinit { midishim_jack_close(handle) }
+
+    /// False once the server shut the client down.
+    var alive: Bool { midishim_jack_alive(handle) }
+    /// True once after ports appeared, went away or were (dis)connected.
+    func takeChanged() -> Bool { midishim_jack_take_changed(handle) }
+    /// Other clients' MIDI outputs (`sources`) or inputs.
+    func ports(sources: Bool) -> [String] { nameList { midishim_jack_ports(handle, sources, $0, $1) } }
+    /// Connects `port` to our input (`fromPort`) or our output to `port`.
+    func connect(_ port: String, fromPort: Bool) throws(MidiError) {
+        let (ok, text) = withErrorText { midishim_jack_connect(handle, port, fromPort, $0, $1) }
+        if !ok { throw MidiError(description: text) }
     }
-
-    /// Names of the ports this system offers as outputs from us (destinations).
-    var destinationNames: [String] { MidiInPort.portNames(ptr) }
-
-    /// Sends one message (rtmidi_out_send_message); false on failure.
+    /// How many ports our output feeds now.
+    var outputConnections: Int { Int(midishim_jack_output_connections(handle)) }
+    /// The next message that came in: its size, or nil when none waits.
+    func next(into buffer: inout [UInt8]) -> Int? {
+        let n = buffer.withUnsafeMutableBufferPointer { midishim_jack_read(handle, $0.baseAddress, $0.count) }
+        return n > 0 ? Int(n) : nil
+    }
+    /// Queues one message for our output; false when the queue is full.
     @discardableResult
-    func send(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBufferPointer { rtmidi_out_send_message(ptr, $0.baseAddress, Int32($0.count)) } == 0
-    }
+    func send(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBufferPointer { midishim_jack_send(handle, $0.baseAddress, $0.count) } }
+    /// Messages dropped because a queue was full.
+    var dropped: Int { Int(midishim_jack_dropped(handle)) }
 }

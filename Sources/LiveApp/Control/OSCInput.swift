@@ -1,3 +1,4 @@
+import AudioReactive
 import Foundation
 import Glibc
 import LiveCore
@@ -12,7 +13,11 @@ struct OSCInputStats: Equatable, Sendable {
     /// Malformed datagrams and messages the address space refused (counted, ignored).
     var rejected = 0
     /// Actions dropped because the frame did not take them fast enough.
-    var dropped = 0
+    var droppedActions = 0
+    /// Datagrams the kernel dropped before we read them (a full receive buffer in a flood; SO_RXQ_OVFL).
+    var droppedByKernel = 0
+    /// Everything lost: datagrams the kernel dropped and actions the frame had no room for.
+    var dropped: Int { droppedActions + droppedByKernel }
     /// Datagrams decoded on the OSC thread, and on the main (frame) thread (always 0: the proof).
     var decodedOnOSCThread = 0
     var decodedOnFrameThread = 0
@@ -30,6 +35,7 @@ final class OSCInput: @unchecked Sendable {
     private let thread: NetworkThread
     private let inbox = Mutex<[AppAction]>([])
     private let counters = Mutex(OSCInputStats())
+    private let routes = Atomic<Int>(AudioConfig.maxRoutes)
     static let inboxLimit = 4096
 
     /// Binds `[host:]port` (no host: every IPv4 interface) and starts the thread.
@@ -47,6 +53,13 @@ final class OSCInput: @unchecked Sendable {
 
     var stats: OSCInputStats { counters.withLock { $0 } }
 
+    /// Routes in the audio config now (the frame keeps it fresh): an address
+    /// naming a route beyond it is refused on the OSC thread.
+    var routeCount: Int {
+        get { routes.load(ordering: .relaxed) }
+        set { routes.store(newValue, ordering: .relaxed) }
+    }
+
     /// The actions that arrived since the last call, in order.
     func drain() -> [AppAction] {
         inbox.withLock { q in
@@ -62,8 +75,9 @@ final class OSCInput: @unchecked Sendable {
         while !thread.isStopping {
             _ = poll(&fds, 2, 500)
             thread.wake.drain()
-            while let n = socket.receiveDatagram(into: thread.readBuffer) {
+            while let (n, kernelDropped) = socket.receiveDatagram(into: thread.readBuffer) {
                 let now = (clock.now - start) / .seconds(1)
+                if let kernelDropped { counters.withLock { $0.droppedByKernel = kernelDropped } }
                 let problems = handle(UnsafeRawBufferPointer(rebasing: thread.readBuffer[0..<n]))
                 for p in problems { log.log(p, now: now) }
             }
@@ -80,7 +94,7 @@ final class OSCInput: @unchecked Sendable {
             problems.append(why)
         } else {
             for m in decoded.messages {
-                switch OSCAddressSpace.actions(for: m) {
+                switch OSCAddressSpace.actions(for: m, context: OSCContext(routeCount: routeCount)) {
                 case .success(let a):
                     actions += a
                     accepted += 1
@@ -102,7 +116,7 @@ final class OSCInput: @unchecked Sendable {
             c.packets += 1
             c.accepted += accepted
             c.rejected += problems.count
-            c.dropped += dropped
+            c.droppedActions += dropped
             if onMain { c.decodedOnFrameThread += 1 } else { c.decodedOnOSCThread += 1 }
         }
         return problems

@@ -48,19 +48,27 @@ enum OSCWire {
             out.append(OSCMessage(address))
             return nil
         }
-        guard types.utf8.count == argc, let argv = lo_message_get_argv(msg) else { return "malformed OSC arguments" }
+        guard types.utf8.count == argc else { return "malformed OSC arguments" }
+        // T, F, N and I carry no data (OSC 1.0/1.1): liblo gives them no argv
+        // entry (argv itself is NULL when every argument is one of them).
+        let argv = lo_message_get_argv(msg)
         var args: [OSCArgument] = []
         args.reserveCapacity(argc)
         for (i, t) in types.enumerated() {
-            guard let a = argv[i] else { return "malformed OSC argument \(i)" }
+            switch t {
+            case "T": args.append(.bool(true)); continue
+            case "F": args.append(.bool(false)); continue
+            case "N": args.append(.nil); continue
+            case "I": args.append(.impulse); continue
+            default: break
+            }
+            guard let argv, let a = argv[i] else { return "malformed OSC argument \(i)" }
             switch t {
             case "i": args.append(.int(clo_arg_i(a)))
             case "f": args.append(.float(clo_arg_f(a)))
             case "d": args.append(.double(clo_arg_d(a)))
             case "h": args.append(.double(Double(clo_arg_h(a))))
             case "s", "S": args.append(.string(String(cString: clo_arg_s(a))))
-            case "T": args.append(.bool(true))
-            case "F": args.append(.bool(false))
             default: args.append(.other(t))
             }
         }
@@ -104,6 +112,30 @@ final class OSCDestination: @unchecked Sendable {
     }
 
     deinit { lo_address_free(address) }
+
+    /// Sends messages as one bundle (lo_send_bundle): floats, ints, strings,
+    /// true/false; false when the send failed.
+    func send(_ messages: [OSCMessage]) -> Bool {
+        guard !messages.isEmpty, let bundle = lo_bundle_new(clo_tt_immediate()) else { return messages.isEmpty }
+        defer { lo_bundle_free_recursive(bundle) }
+        for msg in messages {
+            guard let m = lo_message_new() else { continue }
+            for a in msg.arguments {
+                switch a {
+                case .int(let i): lo_message_add_int32(m, i)
+                case .float(let f): lo_message_add_float(m, f)
+                case .double(let d): lo_message_add_double(m, d)
+                case .string(let t): lo_message_add_string(m, t)
+                case .bool(let b): if b { lo_message_add_true(m) } else { lo_message_add_false(m) }
+                case .nil: lo_message_add_nil(m)
+                case .impulse: lo_message_add_infinitum(m)
+                case .other: break
+                }
+            }
+            lo_bundle_add_message(bundle, msg.address, m)
+        }
+        return lo_send_bundle(address, bundle) >= 0
+    }
 
     /// Sends one frame as a bundle (lo_send_bundle); false when the send failed.
     func send(_ f: FeatureFrame) -> Bool {

@@ -3,8 +3,8 @@ import LiveCore
 
 /// Everything the live window draws over the picture in one frame: the menu
 /// bar, the notices band under it, the panels in their tiles (parameter
-/// editor, audio, MIDI & live control, library, notices window; never
-/// covering each other), the stats overlay and the remote line in the status
+/// editor, audio, MIDI & live control, set list, library, notices window;
+/// never covering each other), the stats overlay and the remote line in the status
 /// band at the bottom. Panels only read the model and what `Status` says,
 /// and return the actions the user asked for. Main thread only, inside an
 /// ImGui frame.
@@ -26,11 +26,14 @@ struct LivePanelsFrame {
         var time = 0.0
         /// The MIDI & live-control panel's status (nil: no live controls, e.g. a remote editor's window).
         var control: MidiPanel.Status?
+        /// The set list player's status (nil: no set list, e.g. a remote editor's window).
+        var setList: SetListStatus?
     }
 
     var editor = ParamEditor()
     var notices = NoticesPanel()
     var midi = MidiPanel()
+    var setList = SetListPanel()
     var menu = MenuBar()
     var arrangement = PanelArrangement()
     /// The menu bar's rectangle in the last frame (nil when hidden).
@@ -54,11 +57,13 @@ struct LivePanelsFrame {
         }
     }
 
-    /// The panels open in `model` (the MIDI panel only where there are live controls).
-    static func openPanels(_ model: AppModel, liveControls: Bool) -> [PanelLayout.Panel] {
+    /// The panels open in `model` (the MIDI panel only where there are live
+    /// controls, the set list only where there is a set list player).
+    static func openPanels(_ model: AppModel, liveControls: Bool, setList: Bool) -> [PanelLayout.Panel] {
         var open: [PanelLayout.Panel] = [.parameters]
         if model.audio.panelVisible { open.append(.audio) }
         if liveControls && model.control.panelVisible { open.append(.midi) }
+        if setList && model.setList.panelVisible { open.append(.setList) }
         if model.live.libraryPanelVisible { open.append(.library) }
         if model.notices.windowOpen { open.append(.notices) }
         return open
@@ -75,25 +80,28 @@ struct LivePanelsFrame {
         var open: [PanelLayout.Panel] = []
         if shown {
             // Focus moves first: ImGui takes a new focus's first control while that window's items are drawn.
-            arrangement.moveFocus(open: Self.openPanels(model, liveControls: status.control != nil), focusedWindow: FocusedControl.windowName)
+            arrangement.moveFocus(open: Self.openPanels(model, liveControls: status.control != nil, setList: status.setList != nil),
+                                  focusedWindow: FocusedControl.windowName)
             var badges = LiveIndicators.badges(model: model, recording: liveSet.recorder.status, untilNext: liveSet.autoCycle.output.untilNext)
             if status.demo { badges.insert(("DEMO", false), at: 0) }
             menu.draw(model: model, displayCount: status.displayCount, badges: badges, dispatch: dispatch)
             let top = menu.bar?.y1 ?? 0
             let band = NoticesPanel.band(model.notices, top: top, width: dw)
-            open = Self.openPanels(model, liveControls: status.control != nil)
+            open = Self.openPanels(model, liveControls: status.control != nil, setList: status.setList != nil)
             let bottom = dh - StatusPanels.bandHeight(overlay: model.overlayVisible ? status.overlayLines.count + 2 : 0,
                                                       remote: status.remote != nil ? 1 : (status.host?.lines.count ?? 0))
             arrangement.layout(open: open, area: UI.Rect(x0: 0, y0: band?.y1 ?? top, x1: dw, y1: bottom), widths: model.ui.panelWidths)
             editor.tile = arrangement.tiles[.parameters]
             audio.panel.tile = arrangement.tiles[.audio]
             midi.tile = arrangement.tiles[.midi]
+            setList.tile = arrangement.tiles[.setList]
             liveSet.panels.library.tile = arrangement.tiles[.library]
             notices.tile = arrangement.tiles[.notices]
             notices.draw(model.notices, now: status.time, band: band, dispatch: dispatch)
             editor.draw(model: model, dispatch: dispatch)
             audio.drawUI(model: model, dispatch: dispatch)
             if let c = status.control { midi.draw(model: model, status: c, dispatch: dispatch) }
+            if let st = status.setList { setList.draw(model: model, status: st, dispatch: dispatch) }
         }
         liveSet.drawUI(model: model, dispatch: dispatch)
         if model.overlayVisible && !model.live.allHidden {
@@ -130,6 +138,7 @@ struct LivePanelsFrame {
             "Library": model.live.libraryPanelVisible ? liveSet.panels.library.rects : [:],
             MidiPanel.windowID: model.control.panelVisible ? midi.rects : [:],
             NoticesPanel.windowName: notices.rects, NoticesPanel.stripName: notices.rects,
+            SetListPanel.windowName: model.setList.panelVisible ? setList.rects : [:],
         ]
     }
 }

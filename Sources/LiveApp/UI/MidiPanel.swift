@@ -13,17 +13,20 @@ struct MidiPanel {
         var osc: String
         var tempo: TempoReading
         var latency: LatencyReadout
+        /// The Link session while joined.
+        var link: LinkReading? = nil
     }
 
     /// The actions offered to "Learn an action" (momentary and switches, morph).
     static let actionTargets: [ControlTarget] = [.trigger(.next), .trigger(.previous), .trigger(.blackout), .trigger(.cycle),
-                                                 .trigger(.tap), .trigger(.mutate), .trigger(.randomize), .morph]
+                                                 .trigger(.tap), .trigger(.mutate), .trigger(.randomize), .morph, .trigger(.link)]
+                                                + SetListCommand.allCases.map { .trigger(.setList($0)) }
                                                 + (0..<24).map { .trigger(.slot($0)) }
     var actionChoice = 0
     /// Item rectangles by key: "window", "cancelLearn", "learnChoice", "learnAction",
     /// "header:Bindings|Tempo sync|Latency|OSC", "binding:i:mode|low|high|delete",
     /// "syncBars", "fadeBeats", "quantize", "visualOffset".
-    private(set) var rects: [String: UI.Rect] = [:]
+    var rects: [String: UI.Rect] = [:]
     /// The sections open in the last frame (their header keys).
     private(set) var openSections: Set<String> = []
     /// Where the window goes this frame (the shell's tile); nil: where the user left it.
@@ -73,6 +76,7 @@ struct MidiPanel {
         rects["learnAction"] = UI.lastItemRect
         bindings(c.bindings, dispatch)
         tempo(c.sync, status.tempo, dispatch)
+        link(c.link, status.link, dispatch)
         latency(c.visualOffsetMs, status.latency, dispatch)
         if section("OSC", "header:OSC") { UI.textWrapped(status.osc) }
         if let p = c.bindingsFileProblem { UI.wrappedText(p, t.error) }
@@ -118,9 +122,15 @@ struct MidiPanel {
 
     private mutating func tempo(_ sync: TempoSyncSettings, _ t: TempoReading, _ dispatch: (AppAction) -> Void) {
         guard section("Tempo sync", "header:Tempo sync") else { return }
-        let beat = t.beat.map { b in "bar \(Int(b / 4) + 1) beat \(Int(b.truncatingRemainder(dividingBy: 4)) + 1)" } ?? "not locked"
-        UI.wrappedText(t.source == .none ? "Tempo: none locked (beat tracker, tap T, OSC /tempo or MIDI clock)"
-                : String(format: "Tempo: %.1f BPM from %@ — %@", t.bpm, t.source == .midiClock ? "MIDI clock" : "the beat tracker", beat))
+        let bar = max(t.beatsPerBar, 1)
+        let beat = t.beat.map { b in "bar \(Int((b / bar).rounded(.down)) + 1) beat \(Int((b - (b / bar).rounded(.down) * bar).rounded(.down)) + 1)" } ?? "not locked"
+        let from = switch t.source {
+        case .midiClock: "MIDI clock"
+        case .link: "Ableton Link"
+        default: "the beat tracker"
+        }
+        UI.wrappedText(t.source == .none ? "Tempo: none locked (Link, beat tracker, tap T, OSC /tempo or MIDI clock)"
+                : String(format: "Tempo: %.1f BPM from %@ — %@", t.bpm, from, beat))
         slider("syncBars", Double(sync.bars), PreciseSlider.Spec(min: Double(TempoSyncSettings.barsRange.lowerBound),
                                                                   max: Double(TempoSyncSettings.barsRange.upperBound), integer: true, format: "every %d bars"),
                label: "Auto-cycle on the downbeat (0 = off)",
@@ -139,7 +149,9 @@ struct MidiPanel {
         if cut, ig_is_item_hovered(0) { UI.tooltip(label) }
         rects["quantize"] = UI.lastItemRect
         UI.sameLine()
+        UI.pushID("quantize")
         rects["help:quantize"] = PreciseSlider.helpMarker("Quantise", "With a tempo locked, Mutate and Randomize wait for the next beat.").rect
+        UI.popID()
     }
 
     private mutating func latency(_ offset: Double, _ l: LatencyReadout, _ dispatch: (AppAction) -> Void) {
@@ -153,7 +165,7 @@ struct MidiPanel {
     }
 
     /// A collapsing section (open at first, its label cut to the row); records its header as `key`.
-    private mutating func section(_ label: String, _ key: String) -> Bool {
+    mutating func section(_ label: String, _ key: String) -> Bool {
         let arrow = ig_get_text_line_height() + 3 * ig_style_frame_padding_x()
         let open = UI.collapsingHeader("\(UI.fit(label, UI.lineRoom - arrow).shown)###\(key)")
         rects[key] = UI.lastItemRect
@@ -166,7 +178,7 @@ struct MidiPanel {
     /// A precise slider (the editor's steps: arrows 1/100 of the range, Shift ×0.1,
     /// Alt ×10), then its label and a help marker when given; records "key" and
     /// "help:key". `set` gets each new value.
-    private mutating func slider(_ key: String, _ value: Double, _ spec: PreciseSlider.Spec, width: Float? = nil,
+    mutating func slider(_ key: String, _ value: Double, _ spec: PreciseSlider.Spec, width: Float? = nil,
                                  label: String? = nil, help: String? = nil, _ set: (Double) -> Void) {
         UI.pushID(key)
         defer { UI.popID() }

@@ -23,6 +23,7 @@ struct PanelArrangement {
         case .parameters: "Parameters"
         case .audio: "Audio"
         case .midi: MidiPanel.windowID
+        case .setList: SetListPanel.windowName
         case .library: "Library"
         case .notices: NoticesPanel.windowName
         }

@@ -50,8 +50,14 @@ struct LiveOptions: Sendable {
     var oscIn: HostPort?
     var oscInOff = false
     var oscOut: String?
+    /// `--osc-feedback HOST:PORT`: the app's values back to a tablet (configs/osc/tablet-layout.json).
+    var oscFeedback: String?
     var noMIDI = false
     var midiPanel = false
+    /// `--set-list-panel`: the set list panel open at start (S toggles it).
+    var setListPanel = false
+    /// `--verbose`: the MIDI libraries' own messages (JACK, ALSA, RtMidi) on stderr too.
+    var verbose = false
     /// Open the library panel / the notices window at start (`--library-panel`, `--notices-window`).
     var libraryPanel = false
     var noticesWindow = false
@@ -136,9 +142,13 @@ struct LiveOptions: Sendable {
                             0 = any free port (the state file names it). The session remembers it
                             (a notice says where it listens); --osc-in off turns it off
       --osc-out HOST:PORT   send the audio features to HOST:PORT as OSC, one bundle per frame
+      --osc-feedback HOST:PORT  send the app's values to a tablet there (the layout in
+                            configs/osc/tablet-layout.json), so its faders follow; the session remembers it
       --no-midi             do not open MIDI ports (by default: the ALSA sequencer, else a running JACK
                             server; ports named "Physarum Live"; bindings in ~/.config/physarum/midi-bindings.json)
       --midi-panel          open the MIDI panel (bindings, learn, tempo sync, latency) at start
+      --set-list-panel      open the set list panel (cues, go/back/hold/skip) at start; S toggles it
+      --verbose             also print the MIDI libraries' own messages (JACK, ALSA, RtMidi) on stderr
       --max-agents N        most agents a remote may set (default: one million per core); more is
                             capped with a notice
 
@@ -202,6 +212,7 @@ struct LiveOptions: Sendable {
             if s == "off" { o.oscInOff = true } else { o.oscIn = try HostPort.parse(s, option: "--osc-in") }
         }
         if let t = try r.string("--osc-out") { o.oscOut = try HostPort.parse(t, option: "--osc-out", requireHost: true).description }
+        if let t = try r.string("--osc-feedback") { o.oscFeedback = try HostPort.parse(t, option: "--osc-feedback", requireHost: true).description }
         o.noMIDI = r.flag("--no-midi")
         o.midiPanel = r.flag("--midi-panel")
         o.pipewire = r.flag("--pipewire")
@@ -210,6 +221,8 @@ struct LiveOptions: Sendable {
         o.v4l2 = try r.string("--v4l2")
         o.videoSize = try r.size("--video-size", max: 4096)
         o.videoFPS = try r.int("--video-fps", in: 1...120) ?? 30
+        o.verbose = r.flag("--verbose")
+        o.setListPanel = r.flag("--set-list-panel")
         o.libraryPanel = r.flag("--library-panel")
         o.noticesWindow = r.flag("--notices-window")
         if let t = try r.string("--theme") {

@@ -60,16 +60,24 @@ final class LiveRunner {
         let autosave = startup.autosaver.map { WindowAutosave(saver: $0) { [window = editorWindow.window] in restored.updated(window: window, model: $0) } }
 
         // Sources, drained in this order each tick: the window (panels, keys),
-        // the remote editor, audio, live controls (tempo needs the audio),
-        // the live set (auto-cycle needs the tempo), the host, the governor's
-        // notice, speech, autosave.
+        // the remote editor, audio, Ableton Link (it reads the tracker), live
+        // controls (tempo needs the audio and Link), the live set (auto-cycle
+        // needs the tempo), the set list, the host, the governor's notice,
+        // speech, autosave.
         session.add(source: WindowInput(editorWindow: editorWindow, pipeline: pipeline))
         remote.registerEarly(on: session)
         session.add(source: audio)
         // The picture's features latch again just before the post chain.
         pipeline.lateFeatures = { [unowned audio] in audio.link?.lateFeatures() }
+        let linkSource = LinkSource()
+        control.link = linkSource
+        session.add(source: linkSource)
         session.add(source: control)
         session.add(source: liveSet)
+        let setList = SetListShell(files: liveSet.worker)
+        report.setList = setList
+        control.setListStatus = { [unowned setList] in setList.source.status }
+        session.add(source: setList)
         session.add(source: videoOut)
         remote.registerLate(on: session, fadingThrough: liveSet.autoCycle)
         session.add(source: report)  // the governor's notice
@@ -82,7 +90,7 @@ final class LiveRunner {
         if let autosave { session.add(feedback: autosave) }
 
         report.videoOut = videoOut
-        let effects = WindowEffects(editorWindow: editorWindow, liveSet: liveSet, audio: audio, control: control, speech: speech,
+        let effects = WindowEffects(editorWindow: editorWindow, liveSet: liveSet, audio: audio, control: control, setList: setList, speech: speech,
                                     videoOut: videoOut, panels: panels, quit: { [unowned self] in running = false })
         session.dispatcher.perform = { [unowned session] in effects.perform($0, model: session.model) }
         editorWindow.drawPanels = { [unowned session, unowned report, unowned panels] in
@@ -101,7 +109,8 @@ final class LiveRunner {
 
         // Every notice of the start (all of them, however many) on stderr once.
         for n in session.model.notices.history { printError("physarum: \(n.text)") }
-        session.apply(control.start(noMIDI: options.noMIDI, origin: controlOrigin))
+        session.apply(control.start(noMIDI: options.noMIDI, verbose: options.verbose, origin: controlOrigin))
+        session.apply(setList.start())
         if let f = session.model.audio.file { session.apply(audio.perform(.watch(f), model: session.model)) }
         session.apply(startup.startActions(options: options))
         session.apply(VideoOutputs.startActions(options))
@@ -109,6 +118,7 @@ final class LiveRunner {
         var clock = DisplayClock(quitAfter: options.quitAfter) { [unowned self] in !running }
         clock.timerFPS = options.maxFPS ?? 60
         control.clockShift = (clock.origin - controlOrigin) / .seconds(1)
+        linkSource.frameOrigin = clock.origin
         while let tick = clock.next() {
             // Waiting for the GPU inside the frame's time keeps the governor
             // seeing GPU-bound frames and the picture close to the audio.

@@ -111,7 +111,7 @@ struct LiveStartup {
     /// restored session's) and whether OSC in came back from the session.
     func startingOSC(options: LiveOptions) -> (settings: OSCSettings, fromSession: Bool) {
         ControlShell.startingOSC(option: options.oscIn, off: options.oscInOff, outTarget: options.oscOut,
-                                 saved: restored ? session.osc : nil)
+                                 feedbackTarget: options.oscFeedback, saved: restored ? session.osc : nil)
     }
 
     /// What the window applies once it is up: the projector, the restored
@@ -137,7 +137,11 @@ struct LiveStartup {
             out += [.control(.setSyncBars(s.bars)), .control(.setFadeBeats(s.fadeBeats)), .control(.setQuantize(s.quantize))]
         }
         if let ms = saved?.visualOffsetMs { out.append(.control(.setVisualOffset(ms))) }
+        if let l = saved?.link {
+            out += [.control(.setLinkQuantum(l.quantum)), .control(.setLinkStartStopSync(l.startStopSync)), .control(.setLink(l.enabled))]
+        }
         if options.midiPanel || saved?.midiPanel == true { out.append(.control(.togglePanel)) }
+        if options.setListPanel || saved?.setListPanel == true { out.append(.setList(.togglePanel)) }
         if options.noUI && model.uiVisible { out.append(.toggleUI) }
         if options.speak { out.append(.live(.toggleSpeech)) }
         return out

@@ -26,6 +26,8 @@ extension Session {
         s.osc = model.control.osc
         s.sync = model.control.sync
         s.visualOffsetMs = model.control.visualOffsetMs
+        s.link = model.control.link
+        s.setListPanel = model.setList.panelVisible
         s.midiPanel = model.control.panelVisible
         s.noticesWindow = model.notices.windowOpen
         s.ui = model.ui

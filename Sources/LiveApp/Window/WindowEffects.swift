@@ -9,6 +9,7 @@ struct WindowEffects {
     let liveSet: LiveSet
     let audio: AudioShell
     let control: ControlShell
+    let setList: SetListShell
     let speech: WindowSpeech
     let videoOut: VideoOutputs
     /// The panels' frame: keyboard focus moves and restyling (`UIEffect`).
@@ -36,6 +37,8 @@ struct WindowEffects {
             return control.perform(e)
         case .videoOut(let kind, let on):
             return videoOut.perform(kind, on: on)
+        case .setList(let e):
+            return setList.perform(e)
         case .ui(let e):
             panels.frame.perform(e, gui: editorWindow.gui)
         case .reseed, .logNotice:

@@ -106,6 +106,7 @@ extension WindowReport {
         if model.uiVisible { extra.append(("layout", layoutState())) }
         extra.append(("speech", speech.state(focus: panels.focus)))
         extra.append(("liveControl", control.stateNode(model: model, tempo: control.tempo)))
+        if let setList { extra.append(("setList", setList.stateNode(model: model))) }
         StateDumpWriter.shared.write(StateDump.text(state, extra: extra), to: path, sync: sync)
     }
 }

@@ -19,6 +19,8 @@ final class WindowReport: FrameFeedback, ActionSource {
     let session: LiveSession
     let audio: AudioShell
     let control: ControlShell
+    /// The set list (its status for the panel and the state file), set once it exists.
+    var setList: SetListShell?
     let liveSet: LiveSet
     let remote: RemoteSide
     let panels: WindowPanels
@@ -111,7 +113,8 @@ final class WindowReport: FrameFeedback, ActionSource {
             displayCount: SDLWindow.displayCount,
             display: (Float(window.size.width), Float(window.size.height)),
             time: clockSeconds,
-            control: control.panelStatus(tempo: control.tempo))
+            control: control.panelStatus(tempo: control.tempo),
+            setList: setList?.source.status)
     }
 
     /// The engine in use: backend, what computes (GL_RENDERER on the GPU), GPU memory.

@@ -36,10 +36,11 @@ public final class ControlDesk {
         }
     }
 
-    /// The tempo for the frame at `time` (features: the tracker's latest).
+    /// The tempo for the frame at `time` (features: the tracker's latest;
+    /// `link`: the Link session while joined).
     @discardableResult
-    public func updateTempo(time: Double, features: AudioFeatures) -> TempoReading {
-        tempo.update(time: time, tracker: features.beat)
+    public func updateTempo(time: Double, features: AudioFeatures, link: LinkReading? = nil) -> TempoReading {
+        tempo.update(time: time, tracker: features.beat, link: link)
     }
 
     /// The frame's features `offsetMs` behind (the visual offset).
@@ -59,6 +60,9 @@ public final class ControlDesk {
     public func dueActions() -> [AppAction] {
         quantizer.count == 0 ? [] : quantizer.due(beat: tempo.reading.beat)
     }
+
+    /// The next feedback sends every bound control's value (a controller connected).
+    public func resendFeedback() { mapper.forgetSent() }
 
     /// MIDI feedback after the frame: values of bound controls that changed elsewhere.
     public func feedback(model: AppModel) -> [MidiMessage] { mapper.feedback(model: model) }

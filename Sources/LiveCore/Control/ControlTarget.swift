@@ -9,6 +9,10 @@ public enum ControlTrigger: Hashable, Sendable {
     /// Switches: a button holds them, a toggle flips them, a CC ≥ 64 sets them on.
     case blackout, cycle
     case tap, mutate, randomize
+    /// Ableton Link joined (a switch).
+    case link
+    /// A set list transport command (momentary).
+    case setList(SetListCommand)
 }
 
 /// What a MIDI control (or an OSC address) drives: a parameter slider, a
@@ -43,6 +47,8 @@ public enum ControlTarget: Hashable, Sendable {
             case .tap: "tap"
             case .mutate: "mutate"
             case .randomize: "randomize"
+            case .link: "link"
+            case .setList(let c): "setlist/\(c.rawValue)"
             }
         }
     }
@@ -60,6 +66,9 @@ public enum ControlTarget: Hashable, Sendable {
             self = .routeDepth(n - 1)
         case "preset" where parts.count == 2 && parts[1] == "next": self = .trigger(.next)
         case "preset" where parts.count == 2 && parts[1] == "prev": self = .trigger(.previous)
+        case "setlist" where parts.count == 2:
+            guard let c = SetListCommand(rawValue: parts[1]) else { return nil }
+            self = .trigger(.setList(c))
         case "preset" where parts.count == 3 && parts[1] == "slot":
             guard let n = Int(parts[2]), (1...LibraryDocument.slotCount).contains(n) else { return nil }
             self = .trigger(.slot(n - 1))
@@ -72,6 +81,7 @@ public enum ControlTarget: Hashable, Sendable {
             case "tap": self = .trigger(.tap)
             case "mutate": self = .trigger(.mutate)
             case "randomize": self = .trigger(.randomize)
+            case "link": self = .trigger(.link)
             default: return nil
             }
         }
@@ -95,6 +105,8 @@ public enum ControlTarget: Hashable, Sendable {
             case .tap: return "Tap tempo"
             case .mutate: return "Mutate"
             case .randomize: return "Randomize"
+            case .link: return "Ableton Link"
+            case .setList(let c): return c.label
             }
         }
     }
@@ -108,7 +120,7 @@ public enum ControlTarget: Hashable, Sendable {
     }
 
     /// Targets with an on/off state (a toggle's light follows it).
-    public var isSwitch: Bool { self == .trigger(.blackout) || self == .trigger(.cycle) }
+    public var isSwitch: Bool { self == .trigger(.blackout) || self == .trigger(.cycle) || self == .trigger(.link) }
 
     /// The current value 0…1 (continuous targets; 1/0 for switches), nil when
     /// it has none (momentary actions, morph, a route that does not exist).
@@ -123,6 +135,13 @@ public enum ControlTarget: Hashable, Sendable {
         case .morph: return nil
         case .trigger(.blackout): return model.live.blackout ? 1 : 0
         case .trigger(.cycle): return model.playlistOn ? 1 : 0
+        case .trigger(.link): return model.control.link.enabled ? 1 : 0
+        case .trigger(.slot(let s)):
+            // A slot's pad lights while its preset is the one loaded.
+            guard model.library.slots.indices.contains(s), let slot = model.library.slots[s] else { return 0 }
+            return model.currentPreset?.id == slot.preset.id ? 1 : 0
+        case .trigger(.setList(.go)): return model.setList.transport == .playing ? 1 : 0
+        case .trigger(.setList(.hold)): return model.setList.transport == .held ? 1 : 0
         case .trigger: return nil
         }
     }
@@ -140,6 +159,7 @@ public enum ControlTarget: Hashable, Sendable {
             return [.control(.morph(u))]
         case .trigger(.blackout): return [.live(.setBlackout(u >= 0.5))]
         case .trigger(.cycle): return [.live(.setCycling(u >= 0.5))]
+        case .trigger(.link): return [.control(.setLink(u >= 0.5))]
         case .trigger: return u >= 0.5 ? fire(in: model) : []
         }
     }
@@ -157,6 +177,8 @@ public enum ControlTarget: Hashable, Sendable {
             case .tap: return [.audio(.beat(.tap))]
             case .mutate: return [.mutate(amount: 0.1, seed: 0)]
             case .randomize: return [.randomize(seed: 0)]
+            case .link: return [.control(.toggleLink)]
+            case .setList(let c): return [.setList(c.action)]
             }
         default:
             return []

@@ -69,13 +69,20 @@ public struct MidiBinding: Hashable, Sendable {
     public var mode: MidiMode
     public var low: Double
     public var high: Double
+    /// What a lit / unlit switch or button is sent as (note velocity or CC
+    /// value 0…127): a controller's pad colours (APC mini: 1 green, 3 red, 5 yellow).
+    public var onValue: Int
+    public var offValue: Int
 
-    public init(control: MidiControl, target: ControlTarget, mode: MidiMode? = nil, low: Double = 0, high: Double = 1) {
+    public init(control: MidiControl, target: ControlTarget, mode: MidiMode? = nil, low: Double = 0, high: Double = 1,
+                onValue: Int = 127, offValue: Int = 0) {
         self.control = control
         self.target = target
         self.mode = mode ?? Self.defaultMode(control.kind, target)
         self.low = low
         self.high = high
+        self.onValue = onValue
+        self.offValue = offValue
     }
 
     /// What learn chooses: knobs and pitch bend absolute; a CC on an action

@@ -33,15 +33,14 @@ public struct MidiMapper: Sendable {
         if let target = model.control.learning, let control = Self.learnable(message, model: model) {
             return [.control(.bind(MidiBinding(control: control, target: target)))]
         }
+        let all = model.control.active  // the user's bindings, then the templates'
         var out: [AppAction] = []
         switch message {
         case .controlChange(let ch, let cc, let v):
-            if let i = model.control.bindings.firstIndex(where: { $0.control == MidiControl(.cc, channel: ch, number: cc) }) {
-                let b = model.control.bindings[i]
+            if let b = all.first(where: { $0.control == MidiControl(.cc, channel: ch, number: cc) }) {
                 if b.mode == .absolute { msb[b.control] = v }
                 out += input(b, raw7: v, model: model)
-            } else if let i = model.control.bindings.firstIndex(where: { $0.control == MidiControl(.cc14, channel: ch, number: cc) }) {
-                let b = model.control.bindings[i]
+            } else if let b = all.first(where: { $0.control == MidiControl(.cc14, channel: ch, number: cc) }) {
                 msb[b.control] = v
                 out += absolute(b, raw: v << 7 | (lsb[b.control] ?? 0), max: 16383, model: model, takeover: true)
             } else if cc >= 32 && cc < 64 {
@@ -57,19 +56,19 @@ public struct MidiMapper: Sendable {
                     out.append(.control(.updateBinding(i, b)))
                     lsb[pair] = v
                     out += absolute(b, raw: (msb[pair] ?? 0) << 7 | v, max: 16383, model: model, takeover: true)
-                } else if let b = model.control.bindings.first(where: { $0.control == pair }) {
+                } else if let b = all.first(where: { $0.control == pair }) {
                     lsb[pair] = v
                     out += absolute(b, raw: (msb[pair] ?? 0) << 7 | v, max: 16383, model: model, takeover: true)
                 }
             }
         case .noteOn(let ch, let n, _), .noteOff(let ch, let n):
             let c = MidiControl(.note, channel: ch, number: n)
-            guard let b = model.control.bindings.first(where: { $0.control == c }) else { break }
+            guard let b = all.first(where: { $0.control == c }) else { break }
             let down: Bool = if case .noteOn = message { true } else { false }
             out += press(b, down: down, model: model)
         case .pitchBend(let ch, let v):
             let c = MidiControl(.pitchBend, channel: ch)
-            guard let b = model.control.bindings.first(where: { $0.control == c }) else { break }
+            guard let b = all.first(where: { $0.control == c }) else { break }
             out += absolute(b, raw: v, max: 16383, model: model, takeover: false)
         case .clock, .start, .continue, .stop:
             break
@@ -160,19 +159,26 @@ public struct MidiMapper: Sendable {
         }
     }
 
+    /// Forgets the values sent and received, so the next `feedback` sends
+    /// every bound control's value (a controller that just connected has
+    /// stale LEDs until then).
+    public mutating func forgetSent() { lastRaw.removeAll() }
+
     /// Messages that bring bound controls up to date with the model: for
     /// each binding whose target has a value, the value in the control's
     /// resolution, sent only when it differs from the last one sent or
     /// received (so a moved knob is not echoed).
     public mutating func feedback(model: AppModel) -> [MidiMessage] {
         var out: [MidiMessage] = []
-        for b in model.control.bindings {
+        for b in model.control.active {
             guard let u = b.target.value01(in: model) else { continue }
             let c = b.control
+            let lit = u >= (b.low + b.high) / 2
             switch c.kind {
             case .cc, .cc14, .pitchBend:
                 let top = c.kind == .cc ? 127 : 16383
-                let raw = b.mode == .button || b.mode == .toggle ? (u >= (b.low + b.high) / 2 ? top : 0) : Self.raw(b, u, max: top)
+                let switched = b.mode == .button || b.mode == .toggle
+                let raw = switched ? (c.kind == .cc ? (lit ? b.onValue : b.offValue) : (lit ? top : 0)) : Self.raw(b, u, max: top)
                 guard lastRaw[c] != raw else { continue }
                 lastRaw[c] = raw
                 switch c.kind {
@@ -183,7 +189,7 @@ public struct MidiMapper: Sendable {
                 default: out.append(.pitchBend(channel: c.channel, value: raw))
                 }
             case .note:
-                let on = u >= (b.low + b.high) / 2 ? 127 : 0
+                let on = lit ? b.onValue : b.offValue
                 guard lastRaw[c] != on else { continue }
                 lastRaw[c] = on
                 out.append(.noteOn(channel: c.channel, note: c.number, velocity: on))

@@ -17,6 +17,8 @@ public struct CycleInput: Equatable, Sendable {
     public var beat: Double?
     /// The locked tempo in BPM (for `untilNext`).
     public var bpm = 0.0
+    /// Beats in a bar (4; Link's quantum while joined).
+    public var beatsPerBar = 4.0
 }
 
 /// The auto-cycle's answer for one frame.
@@ -155,14 +157,14 @@ public struct AutoCycle: Equatable, Sendable {
     }
 
     /// One frame of tempo-synced cycling: the switch (black point) falls on
-    /// the first frame at or after every `4 × bars`-th beat (beats counted
+    /// the first frame at or after every `beatsPerBar × bars`-th beat (beats counted
     /// from the tempo source's origin, so the switches sit on downbeats), the
     /// fade out takes the `fadeBeats` before it and the fade in the
     /// `fadeBeats` after it (no hold). A switch closer than one fade when sync
     /// starts is skipped (no jump in brightness); a source that restarts
     /// (MIDI Start) moves the grid with it.
     private mutating func syncedTick(beat: Double, input: CycleInput) -> CycleOutput {
-        let period = Double(4 * input.sync.bars), fade = max(input.sync.fadeBeats, 0)
+        let period = max(input.beatsPerBar, 1) * Double(input.sync.bars), fade = max(input.sync.fadeBeats, 0)
         func firstAfter(_ b: Double) -> Double { ((b / period + 1e-9).rounded(.down) + 1) * period }
         if nextSwitchBeat == nil {
             var n = firstAfter(beat)

@@ -68,6 +68,8 @@ public enum AppAction: Equatable, Sendable {
     case control(ControlAction)
     /// Video outputs beside the window: PipeWire camera, network stream, v4l2loopback (AppModel+VideoOut.swift).
     case videoOut(VideoOutAction)
+    /// The set list: go, back, hold, skip, stop, and its editing (AppModel+SetList.swift).
+    case setList(SetListAction)
     /// The panels' frame: focus moves, theme, opacity, panel widths (LiveCore/Panels/UISettings.swift).
     case ui(UIAction)
 }
@@ -94,6 +96,8 @@ public enum AppEffect: Equatable, Sendable {
     case control(ControlEffect)
     /// Start (true) or stop a video output.
     case videoOut(VideoOutKind, Bool)
+    /// The set list file.
+    case setList(SetListEffect)
     /// Keyboard focus moves and restyling for the panels.
     case ui(UIEffect)
 }

@@ -30,6 +30,36 @@ extension AppModel {
             control.bindings = list
             control.bindingsFileProblem = problem
             return problem.map { handle(.notice($0, .error)) } ?? []
+        case .templatesLoaded(let list, let problems):
+            control.templates = list
+            return problems.flatMap { handle(.notice($0, .error)) }
+        case .templatesChosen(let ids):
+            control.chosenTemplates = ids
+            return []
+        case .chooseTemplate(let id, let on):
+            guard control.templates.contains(where: { $0.id == id }), control.chosenTemplates.contains(id) != on else { return [] }
+            if on { control.chosenTemplates.append(id) } else { control.chosenTemplates.removeAll { $0 == id } }
+            return saveBindings()
+        case .portsConnected(let ports):
+            guard ports != control.connectedPorts else { return [] }
+            let before = Set(control.activeTemplates.map(\.id))
+            control.connectedPorts = ports
+            var effects: [AppEffect] = []
+            for t in control.activeTemplates where !before.contains(t.id) {
+                let port = ports.first(where: t.matches).map { " for \($0)" } ?? ""
+                effects += handle(.notice("MIDI: \(t.name) template in use\(port) (\(t.bindings.count) controls)", .info))
+            }
+            return effects
+        case .importMapping(let path):
+            return [.control(.importMapping(path))]
+        case .exportMapping(let path):
+            return [.control(.exportMapping(control.active, to: path))]
+        case .mappingImported(let list, let from):
+            for b in list {
+                control.bindings.removeAll { $0.control == b.control }
+                control.bindings.append(b)
+            }
+            return handle(.notice("MIDI: \(list.count) binding\(list.count == 1 ? "" : "s") imported from \(from)", .info)) + saveBindings()
         case .togglePanel:
             control.panelVisible.toggle()
             return []
@@ -55,14 +85,32 @@ extension AppModel {
             guard s != control.osc else { return [] }
             control.osc = s
             return [.control(.restartOSC(s))]
+        case .setLink(let on):
+            guard on != control.link.enabled else { return [] }
+            control.link.enabled = on
+            return handle(.notice(on ? "Link: joined (quantum \(Self.beats(control.link.quantum)))" : "Link: left; the tempo comes from MIDI clock or the beat tracker again", .info))
+        case .toggleLink:
+            return handleControl(.setLink(!control.link.enabled))
+        case .setLinkQuantum(let q):
+            let r = LinkSettings.quantumRange
+            if q.isFinite { control.link.quantum = min(max(q.rounded(), r.lowerBound), r.upperBound) }
+            return []
+        case .setLinkStartStopSync(let on):
+            control.link.startStopSync = on
+            return []
+        case .linkTransport(let playing):
+            return control.link.enabled ? [.control(.linkTransport(playing))] : []
         }
     }
+
+    /// "4", "3.5": a beat count as the panel and notices print it.
+    public static func beats(_ q: Double) -> String { q == q.rounded() ? String(Int(q)) : String(q) }
 
     /// Saves the bindings, unless the file on disk is broken (it is never overwritten).
     private mutating func saveBindings() -> [AppEffect] {
         if let p = control.bindingsFileProblem {
             return handle(.notice("MIDI bindings not saved: the bindings file is broken (\(p)); fix or remove it", .warning))
         }
-        return [.control(.saveBindings(control.bindings))]
+        return [.control(.saveBindings(control.bindings, templates: control.chosenTemplates))]
     }
 }

@@ -63,6 +63,7 @@ extension AppModel {
         var input = cycleInput
         input.beat = tempo.beat
         input.bpm = tempo.bpm
+        input.beatsPerBar = tempo.beatsPerBar
         return input
     }
 

@@ -33,6 +33,8 @@ public struct AppModel: Sendable {
     public var control = ControlState()
     /// Video outputs beside the window (AppModel+VideoOut.swift).
     public var videoOut = VideoOutState()
+    /// The set list: cues, transport, the panel (AppModel+SetList.swift).
+    public var setList = SetListState()
     /// Theme, panel opacity and widths (LiveCore/Panels/UISettings.swift).
     public internal(set) var ui = UISettings()
     /// `--agents N`: the agent count of every preset loaded (nil: each preset's own).
@@ -207,6 +209,8 @@ public struct AppModel: Sendable {
             return handleControl(a)
         case .videoOut(let a):
             return handleVideoOut(a)
+        case .setList(let a):
+            return handleSetList(a)
         case .ui(let a):
             return handleUI(a)
         }

@@ -24,6 +24,7 @@ public enum ControlSpeech {
         if ["window", "spectrum", "captureSource", "captureStatus", "beatLight"].contains(key) { return nil }
         if let d = PanelSpeech.describe(key, model: model, context: context) { return d }
         if let d = AudioControlWords.describe(key, model: model) { return d }
+        if let d = SetListWords.describe(key, model: model) { return d }
         if ["route", "config", "sourceRow"].contains(kind) { return nil }  // the audio panel's: gone
         let words = ControlWordTable.words(id)
         let label = words?.label ?? humanized(id)

@@ -31,6 +31,8 @@ extension KeyMap {
         case .letter("p"): return .live(.screenshot)
         case .letter("r"): return .live(.toggleRecording)
         case .letter("k"): return .live(.toggleHostToken)
+        case .letter("s"): return .setList(.togglePanel)
+        case .letter("n"): return k.shift ? .setList(.stop) : .setList(.go)
         default: return nil
         }
     }
@@ -57,6 +59,13 @@ extension KeyMap {
         KeyBinding(keys: "R", help: "Start/stop recording", example: KeyPress(key: .letter("r")), action: .live(.toggleRecording)),
         KeyBinding(keys: "K", help: "Show/hide the remote-control token (--listen)", example: KeyPress(key: .letter("k")),
                    action: .live(.toggleHostToken)),
+        KeyBinding(keys: "S", help: "Set list panel", example: KeyPress(key: .letter("s")), action: .setList(.togglePanel)),
+        KeyBinding(keys: "N", help: "Set list: go (start, resume, or the next cue on the downbeat)", example: KeyPress(key: .letter("n")),
+                   action: .setList(.go)),
+        KeyBinding(keys: "Shift+N", help: "Set list: stop", example: KeyPress(key: .letter("n"), shift: true), action: .setList(.stop)),
+        KeyBinding(keys: "Ctrl+→ / Ctrl+←", help: "Set list: skip / back a cue (on the downbeat)", example: KeyPress(key: .right, ctrl: true),
+                   action: .setList(.skip)),
+        KeyBinding(keys: "Ctrl+↓", help: "Set list: hold the cue / play on", example: KeyPress(key: .down, ctrl: true), action: .setList(.hold)),
         KeyBinding(keys: "F3", help: "Performance overlay", example: KeyPress(key: .f3), action: .toggleOverlay),
         KeyBinding(keys: "F11", help: "Fullscreen", example: KeyPress(key: .f11), action: .toggleFullscreen),
         KeyBinding(keys: "Ctrl+Z", help: "Undo", example: KeyPress(key: .letter("z"), ctrl: true), action: .undo),

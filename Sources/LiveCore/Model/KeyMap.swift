@@ -56,6 +56,9 @@ public enum KeyMap {
             case .letter("q"): return .quit
             case .letter("r"): return .randomize(seed: 0)
             case .letter("h"): return .live(.speakHelp)
+            case .right: return k.isRepeat ? nil : .setList(.skip)
+            case .left: return k.isRepeat ? nil : .setList(.back)
+            case .down: return k.isRepeat ? nil : .setList(.hold)
             case .plus: return .uiScaleStep(1)
             case .minus: return .uiScaleStep(-1)
             default: return nil

@@ -49,6 +49,7 @@ public enum MenuBarModel {
             item("View", "Audio panel", "A", checked: model.audio.panelVisible, .audio(.togglePanel)),
             item("View", "Library", "L", checked: model.live.libraryPanelVisible, .live(.toggleLibraryPanel)),
             item("View", "MIDI & live control", checked: model.control.panelVisible, .control(.togglePanel)),
+            item("View", "Set list", "S", checked: model.setList.panelVisible, .setList(.togglePanel)),
             item("View", "Keys", "?", .live(.toggleKeyHelp)),
             item("View", "Notices (\(model.notices.history.count))", checked: model.notices.windowOpen, .toggleNoticesWindow),
             item("View", "Speak controls", checked: model.live.speechOn, .live(.toggleSpeech)),

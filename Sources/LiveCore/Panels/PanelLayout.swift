@@ -12,7 +12,7 @@
 public enum PanelLayout {
     /// A panel the layout places.
     public enum Panel: String, CaseIterable, Equatable, Hashable, Sendable {
-        case parameters, audio, midi, library, notices
+        case parameters, audio, midi, setList, library, notices
 
         /// Width in UI pixels at scale 1 when the user did not choose one.
         public var defaultWidth: Double {
@@ -20,6 +20,7 @@ public enum PanelLayout {
             case .parameters: 470
             case .audio: 520
             case .midi: 470
+            case .setList: 420
             case .library: 430
             case .notices: 520
             }
@@ -31,6 +32,7 @@ public enum PanelLayout {
             case .parameters: "Parameters"
             case .audio: "Audio"
             case .midi: "MIDI & live control"
+            case .setList: "Set list"
             case .library: "Library"
             case .notices: "Notices"
             }

@@ -56,8 +56,10 @@ public struct TickInputs {
     public var features: AudioFeatures = .silent
     /// Whether sound drives the modulation now (nil: no audio; the modulator stays as it is).
     public var audioDriving: Bool?
-    /// This frame's tempo (MIDI clock, the beat tracker or tap).
+    /// This frame's tempo (Link, MIDI clock, the beat tracker or tap).
     public var tempo = TempoReading()
+    /// The Link session this frame, while joined (the live controls make it the tempo).
+    public var link: LinkReading?
     /// Output brightness 0…1 (auto-cycle fades, blackout).
     public var brightness = 1.0
     /// Render size; nil keeps the current one.

@@ -33,6 +33,10 @@ public struct Session: Equatable, Sendable {
     public var osc = OSCSettings()
     public var sync: TempoSyncSettings?
     public var visualOffsetMs: Double?
+    /// Ableton Link: joined, quantum, start/stop sync (nil: the defaults, not joined).
+    public var link: LinkSettings?
+    /// The set list panel was open.
+    public var setListPanel = false
     public var midiPanel = false
     /// The notices window was open.
     public var noticesWindow = false
@@ -64,7 +68,7 @@ public struct Session: Equatable, Sendable {
         if let pinnedOnly { cycle.append(("pinnedOnly", .bool(pinnedOnly))) }
         if !cycle.isEmpty { m.append(("cycle", .object(cycle))) }
         m.append(("panels", .object([("library", .bool(libraryPanel)), ("audio", .bool(audioPanel)), ("midi", .bool(midiPanel)),
-                                     ("notices", .bool(noticesWindow))])))
+                                     ("setList", .bool(setListPanel)), ("notices", .bool(noticesWindow))])))
         let widths = PanelLayout.Panel.allCases.compactMap { p in ui.panelWidths.values[p].map { (p.rawValue, JSONNode.number($0)) } }
         m.append(("ui", .object([("theme", .string(ui.theme.rawValue)), ("panelOpacity", .number(ui.panelOpacity)),
                                  ("panelWidths", .object(widths))])))
@@ -72,11 +76,16 @@ public struct Session: Equatable, Sendable {
         if let p = osc.inPort { live.append(("oscIn", .number(Double(p)))) }
         if let h = osc.inHost, osc.inPort != nil { live.append(("oscInAddress", .string(h))) }
         if let t = osc.outTarget { live.append(("oscOut", .string(t))) }
+        if let t = osc.feedbackTarget { live.append(("oscFeedback", .string(t))) }
         if let sync {
             live.append(("sync", .object([("bars", .number(Double(sync.bars))), ("fadeBeats", .number(sync.fadeBeats)),
                                           ("quantize", .bool(sync.quantize))])))
         }
         if let visualOffsetMs { live.append(("visualOffsetMs", .number(visualOffsetMs))) }
+        if let link {
+            live.append(("link", .object([("enabled", .bool(link.enabled)), ("quantum", .number(link.quantum)),
+                                          ("startStopSync", .bool(link.startStopSync))])))
+        }
         if !live.isEmpty { m.append(("liveControl", .object(live))) }
         return JSONWriter.pretty(.object(m))
     }
@@ -129,6 +138,7 @@ public struct Session: Equatable, Sendable {
             s.libraryPanel = p.bool("library") ?? false
             s.audioPanel = p.bool("audio") ?? false
             s.midiPanel = p.bool("midi") ?? false
+            s.setListPanel = p.bool("setList") ?? false
             s.noticesWindow = p.bool("notices") ?? false
             _ = p.unknownMembers()
         }
@@ -147,6 +157,7 @@ public struct Session: Equatable, Sendable {
             s.osc.inPort = l.int("oscIn", in: 0...65535)
             s.osc.inHost = l.string("oscInAddress", maxLength: 255)
             s.osc.outTarget = l.string("oscOut", maxLength: 300)
+            s.osc.feedbackTarget = l.string("oscFeedback", maxLength: 300)
             if var y = l.object("sync") {
                 var t = TempoSyncSettings()
                 t.bars = y.int("bars", in: TempoSyncSettings.barsRange) ?? t.bars
@@ -156,6 +167,14 @@ public struct Session: Equatable, Sendable {
                 s.sync = t
             }
             s.visualOffsetMs = l.number("visualOffsetMs", in: ControlState.visualOffsetRange)
+            if var k = l.object("link") {
+                var t = LinkSettings()
+                t.enabled = k.bool("enabled") ?? t.enabled
+                t.quantum = k.number("quantum", in: LinkSettings.quantumRange) ?? t.quantum
+                t.startStopSync = k.bool("startStopSync") ?? t.startStopSync
+                _ = k.unknownMembers()
+                s.link = t
+            }
             _ = l.unknownMembers()
         }
         _ = r.unknownMembers()

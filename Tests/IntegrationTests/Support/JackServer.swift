@@ -15,8 +15,9 @@ final class JackServer {
 
     static var available: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/jackd") }
 
-    init() throws {
-        name = "physarum-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    /// Starts a server named `name` (a new one by default; the name of one that died to bring it back).
+    init(name given: String? = nil) throws {
+        name = given ?? "physarum-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         log = FileManager.default.temporaryDirectory.appendingPathComponent("\(name).log")
         FileManager.default.createFile(atPath: log.path, contents: nil)
         let out = try FileHandle(forWritingTo: log)
@@ -43,16 +44,18 @@ final class JackServer {
     /// The environment a client needs to find this server.
     var environment: [String: String?] { ["JACK_DEFAULT_SERVER": name, "JACK_NO_AUDIO_RESERVATION": "1"] }
 
-    /// Runs `body` (which opens JACK clients of this test process) with this
-    /// server as the process's default, and puts the old default back after.
-    /// Only for those moments: set for longer, every window the other suites
-    /// start meanwhile would inherit it and open its MIDI on this slow private
-    /// server, whose 20 s client timeout held their first frame.
-    func asDefault<T>(_ body: () throws -> T) rethrows -> T {
-        let old = getenv("JACK_DEFAULT_SERVER").map { String(cString: $0) }
-        setenv("JACK_DEFAULT_SERVER", name, 1)
-        defer { if let old { setenv("JACK_DEFAULT_SERVER", old, 1) } else { unsetenv("JACK_DEFAULT_SERVER") } }
-        return try body()
+    /// Kills the server at once (SIGKILL): it cannot tell its clients, and its socket stays behind.
+    func kill9() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            _ = poll(seconds: 10) { !process.isRunning }
+        }
+    }
+
+    /// The JACK ports now (`jack_lsp` on this server).
+    func ports() throws -> [String] {
+        let r = try PhysarumProcess.run(tool: "/usr/bin/jack_lsp", [], environment: ["JACK_DEFAULT_SERVER": name, "JACK_NO_START_SERVER": "1"])
+        return r.stdout.split(separator: "\n").map { String($0) }
     }
 
     /// The server's last lines (xruns, clients it removed), for a failure message.
@@ -61,10 +64,15 @@ final class JackServer {
         return text.split(separator: "\n").suffix(15).joined(separator: "\n")
     }
 
+    /// Stops the server with SIGTERM, so it leaves JACK's shared server
+    /// registry (8 places for the whole machine; a killed server keeps its
+    /// place until a server of its name starts, and with 8 kept no server
+    /// starts: "Too many servers already active"). SIGKILL only when it has
+    /// not gone after its client timeout (-t 20 s) and some.
     func stop() {
         if process.isRunning {
             kill(process.processIdentifier, SIGTERM)
-            if !poll(seconds: 10, { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
+            if !poll(seconds: 30, { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
         }
         try? FileManager.default.removeItem(at: log)
     }

@@ -31,6 +31,10 @@ final class RemoteClient: @unchecked Sendable {
     let token: String?
     /// Send our own look in `hello` (`--push`) instead of pulling the host's.
     let push: Bool
+    /// Attempts before giving up on a host never reached (nil: keep trying, `--wait`).
+    /// A host that was reached once is tried again forever after a loss.
+    let giveUpAfter: Int?
+    static let defaultAttempts = 5
 
     private struct Shared {
         var events: [Event] = []
@@ -59,11 +63,15 @@ final class RemoteClient: @unchecked Sendable {
     private var lastHeard = 0.0
     private var throttle = ParamThrottle()
     private var stoppedForGood = false
+    private var everConnected = false
+    /// The reason of the last `retrying` status sent (the same reason is not repeated each try).
+    private var lastRetryReason: String?
 
-    init(target: HostPort, token: String?, push: Bool) throws(NetError) {
+    init(target: HostPort, token: String?, push: Bool, giveUpAfter: Int? = RemoteClient.defaultAttempts) throws(NetError) {
         self.target = target
         self.token = token
         self.push = push
+        self.giveUpAfter = giveUpAfter
         thread = try NetworkThread()
         origin = clock.now
     }
@@ -155,7 +163,7 @@ final class RemoteClient: @unchecked Sendable {
 
     private func beginConnect(_ t: Double) {
         attempt += 1
-        emit(.status(.connecting(attempt: attempt)))
+        if attempt == 1 { emit(.status(.connecting(attempt: attempt))) }  // later tries: the retrying line already says so
         do {
             let addresses = try SocketAddress.resolve(host: target.host, port: target.port, passive: false)
             phase = .connecting(try Socket.connect(addresses[0]), since: t)
@@ -192,9 +200,17 @@ final class RemoteClient: @unchecked Sendable {
             emit(.status(.stopped(reason: reason)))
             return
         }
+        if !everConnected, let limit = giveUpAfter, attempt >= limit {
+            stoppedForGood = true
+            emit(.status(.stopped(reason: "cannot reach \(target) after \(attempt) tries (\(reason)); is `physarum --listen` running there? (--wait keeps trying)")))
+            return
+        }
         let delay = backoff.take()
         phase = .idle(retryAt: now + delay)
-        emit(.status(.retrying(reason: reason, inSeconds: delay)))
+        if reason != lastRetryReason {
+            lastRetryReason = reason
+            emit(.status(.retrying(reason: reason, inSeconds: delay)))
+        }
     }
 
     private func readFrom(_ s: Socket) {
@@ -233,6 +249,8 @@ final class RemoteClient: @unchecked Sendable {
             if attempt > 0 {
                 attempt = 0
                 backoff.reset()
+                everConnected = true
+                lastRetryReason = nil
                 emit(.status(.connected))
             }
             emit(.state(st))

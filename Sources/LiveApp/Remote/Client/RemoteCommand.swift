@@ -8,6 +8,9 @@ struct RemoteTarget: Sendable {
     var token: String?
     /// Push our own look on connect instead of pulling the host's.
     var push = false
+    /// `--wait`: keep trying a host that does not answer (by default a remote
+    /// gives up after `RemoteClient.defaultAttempts` tries, in one line).
+    var keepTrying = false
 }
 
 /// `physarum remote HOST:PORT`: the full editor, mirrored to a host.
@@ -15,8 +18,8 @@ enum RemoteCommand: Subcommand {
     static let name = "remote"
     static let summary = "edit a host running `physarum --listen` from this machine"
     static let help = """
-    Usage: physarum remote HOST:PORT [--token T] [--push] [WINDOW OPTIONS]
-           physarum remote HOST:PORT [--token T] [--push] --headless [--script FILE|-]
+    Usage: physarum remote HOST:PORT [--token T] [--push] [--wait] [WINDOW OPTIONS]
+           physarum remote HOST:PORT [--token T] [--push] [--wait] --headless [--script FILE|-]
                                      [--state-file FILE] [--exit-when-done] [--quit-after S]
            physarum remote [--wait S] [--token T] [...]   find hosts on the local network, choose one
            physarum remote --browse [--wait S]           list the hosts found, one a line, and exit
@@ -25,7 +28,10 @@ enum RemoteCommand: Subcommand {
     (at most 20 messages a second; the last value always arrives), preset changes
     and the playlist toggle go out at once and the host's state comes back. On
     connect the editor takes the host's look (pull); --push sends ours instead.
-    The connection retries with back-off; its state shows in the window.
+    The connection retries with back-off; its state shows in the window. A host that
+    never answers is given up after 5 tries (about 4 s) with one line on stderr (exit 1
+    with --headless); a host that answered once is tried again after a loss until it is back.
+      --wait            keep trying a host that does not answer yet (it may start later)
       --token T         the host's token (required when it listens beyond loopback)
       --push            load this editor's look on the host when connecting
       --headless        no window (scripts, tests)
@@ -59,7 +65,7 @@ enum RemoteCommand: Subcommand {
         if let token, !RemoteToken.isWellFormed(token) {
             throw UsageError("--token must be 16...256 printable characters without spaces")
         }
-        let remote = RemoteTarget(host: target, token: token, push: r.flag("--push"))
+        let remote = RemoteTarget(host: target, token: token, push: r.flag("--push"), keepTrying: r.flag("--wait"))
         guard r.flag("--headless") else {
             for o in ["--script", "--exit-when-done"] where r.remaining.contains(o) { throw UsageError("\(o) needs --headless") }
             var options = try LiveOptions.parse(r.remaining)

@@ -31,7 +31,8 @@ final class RemoteEditorLink: ActionObserver {
     static func connect(to target: RemoteTarget, model: AppModel) throws -> RemoteEditorLink {
         let client: RemoteClient
         do {
-            client = try RemoteClient(target: target.host, token: target.token, push: target.push)
+            client = try RemoteClient(target: target.host, token: target.token, push: target.push,
+                                      giveUpAfter: target.keepTrying ? nil : RemoteClient.defaultAttempts)
         } catch {
             throw RuntimeFailure("remote: \(error)")
         }
@@ -65,6 +66,9 @@ final class RemoteEditorLink: ActionObserver {
         case .previous: intent = .previous
         case .togglePlaylist: intent = .togglePlaylist
         case .jumpTo(let id): intent = .jumpTo(id)
+        case .setList(let a):
+            guard let c = SetListCommand.allCases.first(where: { $0.action == a }) else { return false }
+            intent = .setList(c)
         default: return false
         }
         send(intent)
@@ -95,10 +99,26 @@ final class RemoteEditorLink: ActionObserver {
         client.post(.params(seq: seq, changes))
     }
 
+    /// Whether a status line goes to stderr too (the window shows every one):
+    /// connected, stopped, and a retry after a lost connection (or while
+    /// `--wait` keeps trying). Trying to reach a host that never answered
+    /// prints nothing until it gives up, in one line.
+    private var everConnected = false
+    func logsToStderr(_ s: RemoteStatus) -> Bool {
+        switch s {
+        case .connected:
+            everConnected = true
+            return true
+        case .stopped: return true
+        case .retrying: return everConnected || client.giveUpAfter == nil
+        case .connecting: return client.giveUpAfter == nil
+        }
+    }
+
     /// Takes in what the network brought: status changes and host states.
     /// Returns the action that adopts the host's look (plus unacknowledged
     /// local edits), when it differs from `model`'s or the preset changed
-    /// (then the action reseeds), and the status lines to show.
+    /// (then the action reseeds), and the status lines to log on stderr.
     func update(model: AppModel) -> (adopt: AppAction?, messages: [String]) {
         var messages: [String] = []
         var newest: RemoteState?
@@ -106,7 +126,7 @@ final class RemoteEditorLink: ActionObserver {
             switch e {
             case .status(let s):
                 status = s
-                messages.append(statusLine)
+                if logsToStderr(s) { messages.append(statusLine) }
             case .greeted:
                 host = nil
                 newest = nil

@@ -7,6 +7,7 @@ import Storage
 /// object per line:
 ///
 ///     {"intent":"next"}   {"intent":"jumpTo","preset":"user:3"}   {"intent":"showOverlay"}
+///     {"intent":"setList","command":"go"}   (go, back, hold, skip, stop)
 ///     {"params":{"global.exposure":1.4,"render.blendMode":"paint"}}
 ///     {"wait":0.01}        seconds before the next step
 ///     {"sync":true}        wait until the host acknowledged every change so far

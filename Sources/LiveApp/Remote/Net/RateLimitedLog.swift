@@ -13,6 +13,14 @@ struct RateLimitedLog {
         self.perSecond = perSecond
     }
 
+    /// Longest line logged: longer ones are cut and say how long they were
+    /// (text from the network must not flood the log).
+    static let maxLine = 300
+
+    static func capped(_ line: String) -> String {
+        line.count <= maxLine ? line : "\(line.prefix(maxLine))… (\(line.utf8.count) bytes)"
+    }
+
     /// Logs `line` at time `now` (seconds) unless the budget of this second is spent.
     mutating func log(_ line: String, now: Double) {
         if now - windowStart >= 1 {
@@ -23,7 +31,7 @@ struct RateLimitedLog {
         }
         if inWindow < perSecond {
             inWindow += 1
-            printError("\(prefix): \(line)")
+            printError("\(prefix): \(Self.capped(line))")
         } else {
             suppressed += 1
         }

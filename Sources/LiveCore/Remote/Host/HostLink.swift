@@ -155,6 +155,7 @@ public final class HostLink {
             }
         case .showOverlay: if !model().overlayVisible { apply(.toggleOverlay) }
         case .dismissOverlay: if model().overlayVisible { apply(.toggleOverlay) }
+        case .setList(let c): apply(.setList(c.action))
         }
     }
 

@@ -24,6 +24,7 @@ extension RemoteMessage {
             m.append(("seq", .number(Double(seq))))
             m.append(("intent", .string(intent.name)))
             if case .jumpTo(let id) = intent { m.append(("preset", .string(id))) }
+            if case .setList(let c) = intent { m.append(("command", .string(c.rawValue))) }
         case .params(let seq, let values):
             m.append(("seq", .number(Double(seq))))
             m.append(("values", .object(values.map { ($0.id, $0.jsonValue) })))
@@ -92,6 +93,7 @@ extension RemoteMessage {
             case "showOverlay": intent = .showOverlay
             case "dismissOverlay": intent = .dismissOverlay
             case "jumpTo": intent = r.string("preset", required: true, maxLength: 256, nonEmpty: true).map { .jumpTo($0) }
+            case "setList": intent = r.choice("command", as: SetListCommand.self, required: true).map { .setList($0) }
             case let n?:
                 d.error("unknown intent '\(n.prefix(64))' (expected one of: \(RemoteIntent.names.joined(separator: ", ")))",
                         at: JSONPath.root.appending("intent"), position: root.position)

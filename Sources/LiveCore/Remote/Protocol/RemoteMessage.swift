@@ -42,6 +42,8 @@ public enum RemoteIntent: Equatable, Sendable {
     case showOverlay
     /// Hide it.
     case dismissOverlay
+    /// A set list command (go, back, hold, skip, stop) on the host.
+    case setList(SetListCommand)
 
     /// The `intent` field's value.
     public var name: String {
@@ -52,11 +54,12 @@ public enum RemoteIntent: Equatable, Sendable {
         case .jumpTo: "jumpTo"
         case .showOverlay: "showOverlay"
         case .dismissOverlay: "dismissOverlay"
+        case .setList: "setList"
         }
     }
 
     /// Every `intent` name, for messages.
-    public static let names = ["next", "previous", "togglePlaylist", "jumpTo", "showOverlay", "dismissOverlay"]
+    public static let names = ["next", "previous", "togglePlaylist", "jumpTo", "showOverlay", "dismissOverlay", "setList"]
 }
 
 /// What a host shows: the loaded preset, the full parameters, cycling and
