@@ -50,8 +50,15 @@ import Testing
         /// Taps `key` and waits until the window surely drew frames after it:
         /// the state file is up to one interval old, so the frame it shows right
         /// after the tap may predate the key; six frames past it do not.
+        /// Key presses the window has taken (its state's `focus.keys`).
+        var keys: Int { focus?["keys"] as? Int ?? -1 }
+        /// Sends a key, waits until the window has taken it (a state written
+        /// after the poll that saw it: on a busy machine the state file lags
+        /// the frames), then six frames more for the UI to act on it.
         func press(_ key: String) {
+            let k = keys
             try? LiveWindowTests.xdotool(["key", key], display: display.display)
+            _ = poll(seconds: 30) { self.keys > k }
             let f = frame
             _ = poll(seconds: 30) { self.frame >= f + 6 }
         }

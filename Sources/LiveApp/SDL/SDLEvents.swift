@@ -23,6 +23,9 @@ struct PolledInput {
 enum SDLEvents {
     /// Alt taps span polls. Main thread only (SDL events).
     nonisolated(unsafe) private static var altTap = AltTap()
+    /// Key presses polled since start (the state file's `focus.keys`: a script
+    /// driving the window knows its key was taken before it reads the result).
+    nonisolated(unsafe) private(set) static var keyDowns = 0
 
     static func poll(forward: ((UnsafeRawPointer) -> Void)? = nil) -> PolledInput {
         var out = PolledInput()
@@ -48,6 +51,7 @@ enum SDLEvents {
             case SDL_MOUSEBUTTONDOWN.rawValue, SDL_MOUSEWHEEL.rawValue:
                 altTap.otherInput()
             case SDL_KEYDOWN.rawValue:
+                keyDowns += 1
                 let sc = e.key.keysym.scancode
                 if sc == SDL_SCANCODE_LALT || sc == SDL_SCANCODE_RALT { altTap.altDown() } else { altTap.otherInput() }
                 let mod = UInt32(e.key.keysym.mod)

@@ -55,7 +55,7 @@ extension WindowReport {
             ("keyHelp", .object(model.live.keyHelpVisible ? Self.rectMembers(liveSet.panels.keyHelp.rects) : [])),
             ("library", .object(model.live.libraryPanelVisible ? Self.rectMembers(liveSet.panels.library.rects) : [])),
             ("editorControls", .array(e.keys.filter { $0 != "window" && !$0.hasPrefix("label:") }.sorted().map(JSONNode.string))),
-            ("focus", .object([("frame", .int(pipeline.frameCount)),
+            ("focus", .object([("frame", .int(pipeline.frameCount)), ("keys", .int(SDLEvents.keyDowns)),
                                ("control", panels.frame.focus.map(JSONNode.string) ?? .null), ("panel", .string(panels.frame.focusPanel)),
                                ("shown", .bool(panels.frame.focusShown)), ("typing", .bool(panels.frame.typing)),
                                ("rect", panels.frame.focusRect.map { f in .array([f.x0, f.y0, f.x1, f.y1].map { .double(Double($0)) }) } ?? .null)])),
