@@ -11,21 +11,9 @@ import Testing
 struct CaptureOutageTests {
     @Test func bandsFallToRestWhileCaptureIsOut() throws {
         let display = try #require(TestDisplay.display, "Xvfb is needed (scripts/test installs it)")
-        let daemon = try PrivateDaemon(sinks: ["outage"])
-        defer { daemon.stop() }
-        try daemon.start()
-        let home = makeTempDir("capture-outage")
-        defer { try? FileManager.default.removeItem(at: home) }
-        let tone = home.appendingPathComponent("tone.wav")
-        _ = try PhysarumProcess.run(tool: "/usr/bin/sox", ["-n", "-r", "48000", "-c", "2", "-b", "16", tone.path,
-                                                           "synth", "60", "sine", "1000", "vol", "0.5"])
-        let stats = home.appendingPathComponent("stats.jsonl")
-        var env: [String: String?] = ["DISPLAY": display, "XDG_STATE_HOME": home.path, "XDG_CONFIG_HOME": home.path,
-                                      "XDG_DATA_HOME": home.path, "HOME": home.path]
-        for (k, v) in daemon.clientEnvironment { env[k] = v }
-        let app = try AppProcess(["--no-session", "--agents", "20000", "--size", "640x360", "--field", "640x360",
-                                  "--stats", stats.path], environment: env)
-        defer { app.stop() }
+        let w = try ToneCaptureWindow(display: display, sink: "outage", toneSeconds: 60)
+        defer { w.stop() }
+        let (daemon, tone, stats, app) = (w.daemon, w.tone, w.stats, w.app)
         #expect(poll(seconds: 60) { AudioSourceSwitchTests.statsLines(stats).last?["audio"] as? String == "live: default source" },
                 "capturing: \(app.stderr)")
         let player = Process()

@@ -13,21 +13,9 @@ import Testing
 struct CaptureStallTests {
     @Test func aHungServerStallsCaptureAndItResumes() throws {
         let display = try #require(TestDisplay.display, "Xvfb is needed (scripts/test installs it)")
-        let daemon = try PrivateDaemon(sinks: ["stall"])
-        defer { daemon.stop() }
-        try daemon.start()
-        let home = makeTempDir("capture-stall")
-        defer { try? FileManager.default.removeItem(at: home) }
-        let tone = home.appendingPathComponent("tone.wav")
-        _ = try PhysarumProcess.run(tool: "/usr/bin/sox", ["-n", "-r", "48000", "-c", "2", "-b", "16", tone.path,
-                                                           "synth", "120", "sine", "1000", "vol", "0.5"])
-        let stats = home.appendingPathComponent("stats.jsonl")
-        var env: [String: String?] = ["DISPLAY": display, "XDG_STATE_HOME": home.path, "XDG_CONFIG_HOME": home.path,
-                                      "XDG_DATA_HOME": home.path, "HOME": home.path]
-        for (k, v) in daemon.clientEnvironment { env[k] = v }
-        let app = try AppProcess(["--no-session", "--agents", "20000", "--size", "640x360", "--field", "640x360",
-                                  "--stats", stats.path], environment: env)
-        defer { app.stop() }
+        let w = try ToneCaptureWindow(display: display, sink: "stall", toneSeconds: 120)
+        defer { w.stop() }
+        let (daemon, tone, stats, app) = (w.daemon, w.tone, w.stats, w.app)
         func last() -> [String: Any] { AudioSourceSwitchTests.statsLines(stats).last ?? [:] }
         func audio() -> String { last()["audio"] as? String ?? "" }
         // The window's first frame may take minutes while the whole suite loads a 2-core machine.
