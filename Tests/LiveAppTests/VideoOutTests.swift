@@ -77,6 +77,35 @@ import Testing
         if let lease { fanout.release(lease) }
     }
 
+    /// A camera at 30 fps fed by a loop just under 30 fps with uneven frame
+    /// times: every frame reaches it (the exact grid a recording keeps skips
+    /// the frames that share a slot); fed at 60 fps it still takes 30 a second.
+    @Test func aLiveOutputTakesEveryFrameOfALoopBelowItsRateAndNoMoreThanItsRate() {
+        func run(early: Bool, times: [Double]) -> Int {
+            let fanout = FrameFanout()
+            let tap = FrameTap(name: "camera", fps: 30, depth: 2, early: early)
+            fanout.attach(tap, frameBytes: 32)
+            var got = 0
+            for t in times {
+                fanout.offer(Self.frame(1), width: 4, height: 2, time: t)
+                while let lease = fanout.take(tap) {
+                    got += 1
+                    fanout.release(lease)
+                }
+            }
+            return got
+        }
+        // 28 fps for 10 s, each frame time moved by up to ±40 % of a frame (a fixed pattern).
+        let uneven = (0..<280).map { i in (Double(i) + 0.4 * sin(Double(i) * 2.3)) / 28 }
+        #expect(run(early: true, times: uneven) == 280, "every frame of a loop below the camera's rate")
+        let grid = run(early: false, times: uneven)
+        #expect(grid < 280, "the exact grid skips frames sharing a slot (\(grid) of 280)")
+        // 60 fps for 10 s: 30 a second (one frame ahead at most).
+        let fast = (0..<600).map { Double($0) / 60 }
+        let taken = run(early: true, times: fast)
+        #expect(taken >= 299 && taken <= 301, "30 fps from a 60 fps loop: \(taken) in 10 s")
+    }
+
     @Test func nothingIsCopiedWhenNoOutputIsDueAndAClosedTapTakesNoMore() {
         let fanout = FrameFanout()
         #expect(!fanout.wants(time: 0))

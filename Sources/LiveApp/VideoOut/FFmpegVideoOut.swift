@@ -97,7 +97,7 @@ final class FFmpegVideoOut: @unchecked Sendable {
     /// Attaches to the fanout and starts ffmpeg on the output thread.
     func start() {
         guard tap == nil else { return }
-        let t = FrameTap(name: destination.label, fps: Double(fps), depth: 2)
+        let t = FrameTap(name: destination.label, fps: Double(fps), depth: 2, early: true)
         fanout.attach(t, frameBytes: width * height * 4)
         tap = t
         let thread = Thread { [self] in run(t) }

@@ -11,6 +11,12 @@ final class FrameTap: Sendable {
     let fps: Double?
     /// Frames waiting for the output at most; a new one pushes the oldest out.
     let depth: Int
+    /// A live output (camera, stream) may take a frame up to one frame of its
+    /// rate early, so a loop rendering near that rate with uneven frame times
+    /// still gets every frame through (the grid alone skips a frame that
+    /// lands in a slot already taken and repeats the next); its average rate
+    /// stays at `fps`. A recording keeps the exact grid (false).
+    let early: Bool
     /// Signalled when a frame is queued for this output or it is closed.
     let wake = DispatchSemaphore(value: 0)
     /// Frames pushed out of the queue before the output took them (and video
@@ -24,11 +30,12 @@ final class FrameTap: Sendable {
     /// Set by `FrameFanout.close`: no frame is queued after it.
     let closed = Atomic<Bool>(false)
 
-    init(name: String, fps: Double?, depth: Int) {
+    init(name: String, fps: Double?, depth: Int, early: Bool = false) {
         precondition(depth > 0 && (fps ?? 1) > 0)
         self.name = name
         self.fps = fps
         self.depth = depth
+        self.early = early
     }
 }
 
@@ -293,7 +300,9 @@ final class FrameFanout: @unchecked Sendable {
     private func due(_ t: TapState, at time: Double) -> Int {
         guard !t.tap.closed.load(ordering: .relaxed) else { return 0 }
         guard let fps = t.tap.fps else { return 1 }
-        return Self.dueFrames(time, start: t.start ?? time, fps: fps) - t.accounted
+        let grid = Self.dueFrames(time, start: t.start ?? time, fps: fps) - t.accounted
+        // One slot ahead at most: the frame takes the next slot, and the grid catches up.
+        return grid <= 0 && t.tap.early && grid + 1 > 0 ? 1 : grid
     }
 
     /// Queues `slot` for tap `i` standing for `repeats` output frames; drops

@@ -149,7 +149,7 @@ final class PipeWireSource: @unchecked Sendable {
                 continue
             }
             if streaming && tap == nil {
-                let t = FrameTap(name: "PipeWire", fps: Double(settings.fps), depth: 2)
+                let t = FrameTap(name: "PipeWire", fps: Double(settings.fps), depth: 2, early: true)
                 fanout.attach(t, frameBytes: settings.width * settings.height * 4)
                 tap = t
             } else if !streaming && tap != nil {
