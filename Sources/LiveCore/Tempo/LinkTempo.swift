@@ -53,7 +53,9 @@ public struct LinkReading: Equatable, Sendable {
 /// What the app proposes to the Link session: its own tempo changes. While
 /// joined, a new tempo the beat tracker holds (a tap, Lock, OSC `/tempo`)
 /// is proposed once; the tempo it held when joining is not (the joiner
-/// takes the session's tempo). Pure; one `update` per frame.
+/// takes the session's tempo — Link keeps the older session; two founded
+/// within 0.5 s of each other are ordered by their random ids). Pure; one
+/// `update` per frame.
 public struct LinkTempoProposer: Equatable, Sendable {
     private var joined = false
     private var lastHeld: Float?
