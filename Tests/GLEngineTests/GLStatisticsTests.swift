@@ -10,7 +10,7 @@ import Testing
 /// (In GLParityTests' serialized suite: SDL and EGL set-up is not thread-safe.)
 extension GLParityTests {
     static let statsSize = 192
-    static let statsAgents = 32_768
+    static let statsAgents = 16_384
     static let steps = 100
 
     /// What a viewer compares: per-species trail mean and variance, the share
