@@ -43,11 +43,14 @@ public func poll(seconds: Double, every: Double = 0.01, _ condition: () throws -
     return try condition()
 }
 
-/// Four distinct factory presets (ids a…d) for library and cycle tests.
+/// Four distinct factory presets for library, cycle and set-list tests;
+/// 2 000 agents each, so tests that run them through a pipeline for
+/// thousands of frames stay cheap (the default's are what a window needs).
 public let testFactory: [Preset] = {
     func make(_ id: String, _ name: String, _ tags: [String], exposure: Double) -> Preset {
         var p = PresetParams()
         p[.exposure] = exposure
+        p[.agents] = 2000
         return Preset(id: id, name: name, tags: tags, params: p)
     }
     return [
