@@ -35,8 +35,21 @@ import TestSupport
         }
     }
 
-    /// Runs `body` with file descriptor 2 sent to a file; returns what was written there.
+    /// Runs `body` with file descriptor 2 sent to a file; returns what the
+    /// libraries wrote there. The test runner writes its own events to the
+    /// same descriptor from tests running beside this one ("◇ Test … started",
+    /// "✔ …", "↳ …" and their indented continuation lines: seen in CI): those
+    /// lines are left out, so what remains is what a library printed.
     static func capturingStderr(_ body: () -> Void) throws -> String {
+        try capturingWholeStderr(body).split(separator: "\n", omittingEmptySubsequences: true)
+            .filter { line in
+                guard let first = line.unicodeScalars.first else { return false }
+                return first.value < 0x80 && first != " " && first != "\t"
+            }
+            .joined(separator: "\n")
+    }
+
+    static func capturingWholeStderr(_ body: () -> Void) throws -> String {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("midi-stderr-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         let file = open(url.path, O_CREAT | O_TRUNC | O_WRONLY, 0o600)
         guard file >= 0 else { throw ShimTestError("cannot open \(url.path)") }

@@ -171,8 +171,54 @@ public struct FuzzTarget: Sendable {
         return [Array(text.utf8), Array(MidiBindingsFile.text([]).utf8)]
     }
 
+    /// The set list file: what loads is written back and loads the same, every
+    /// cue within the ranges the player relies on; a refusal names the file.
+    public static let setList = FuzzTarget(name: "set-list", seeds: setListSeeds(), shape: .document) { bytes in
+        let list: SetList
+        do { list = try SetListFile.decode(Data(bytes), file: "setlist.json") } catch { return namesFile("\(error)", "setlist.json") }
+        if list.cues.count > SetList.maxCues { return "\(list.cues.count) cues over the limit of \(SetList.maxCues)" }
+        for c in list.cues {
+            switch c.length {
+            case .bars(let n) where !CueLength.barsRange.contains(n): return "a cue of \(n) bars was accepted"
+            case .seconds(let s) where !CueLength.secondsRange.contains(s): return "a cue of \(s) s was accepted"
+            default: break
+            }
+            if let b = c.transition.beats, !CueTransition.beatsRange.contains(b) { return "a transition of \(b) beats was accepted" }
+        }
+        guard let again = try? SetListFile.decode(Data(SetListFile.text(list).utf8), file: "setlist.json") else {
+            return "a set list that loads does not load once saved"
+        }
+        return again == list ? nil : "a saved set list loads differently"
+    }
+
+    static func setListSeeds() -> [[UInt8]] {
+        let text = """
+        {"format": 1, "name": "Friday", "cues": [
+          {"preset": "alpha", "bars": 16, "transition": "cut"},
+          {"preset": "user:3f2a", "audioConfig": "drums", "seconds": 30, "transition": "fade", "beats": 4},
+          {"preset": "beta", "bars": 8, "transition": "morph", "beats": 0.25}]}
+        """
+        return [Array(text.utf8), Array(SetListFile.text(SetList()).utf8)]
+    }
+
+    /// Controller templates (the shipped ones as seeds): a template that loads
+    /// has a name and its bindings survive the bindings file (a template's
+    /// bindings are exported and imported through it); a refusal names the file.
+    public static let controllerTemplate = FuzzTarget(name: "controller-template", seeds: shipped("controllers"), shape: .document) { bytes in
+        let t: ControllerTemplate
+        do { t = try ControllerTemplateFile.decode(Data(bytes), file: "template.json", id: "fuzz") } catch {
+            return namesFile("\(error)", "template.json")
+        }
+        if t.name.isEmpty { return "a template without a name was accepted" }
+        guard let again = try? MidiBindingsFile.decode(Data(MidiBindingsFile.text(t.bindings).utf8), file: "midi-bindings.json") else {
+            return "a template's bindings do not load once saved as a bindings file"
+        }
+        return again == t.bindings ? nil : "a template's bindings load differently once saved"
+    }
+
     /// Every decoder fuzzed here (the OSC packet decoder, which lives in the
-    /// app, is fuzzed by LiveAppTests' OSCFuzzTests; set lists and Link
-    /// messages have no decoder yet).
-    public static let all: [FuzzTarget] = [preset, audioConfig, library, session, remoteMessage, remoteFrames, midiBindings]
+    /// app, is fuzzed by LiveAppTests' OSCFuzzTests). Link's messages are
+    /// decoded by Ableton's library (ableton-link-dev), not by our code.
+    public static let all: [FuzzTarget] = [preset, audioConfig, library, session, remoteMessage, remoteFrames, midiBindings,
+                                           setList, controllerTemplate]
 }
