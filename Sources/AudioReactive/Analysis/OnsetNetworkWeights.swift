@@ -149,7 +149,7 @@ public struct OnsetNetworkWeights: Sendable, Equatable {
         guard let dir = ConfigDirectory.locate().path else { return nil }
         let path = (dir as NSString).appendingPathComponent(shippedPath)
         guard FileManager.default.fileExists(atPath: path) else { return nil }
-        return loadReporting(path: path) { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+        return loadReporting(path: path) { try? FileHandle.standardError.write(contentsOf: Data(($0 + "\n").utf8)) }
     }()
 
     /// The weights at `path`, or nil after passing one line for the user to

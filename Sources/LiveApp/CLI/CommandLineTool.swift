@@ -46,6 +46,9 @@ enum CommandLineTool {
     }
 
     static func run(_ args: [String]) -> Int32 {
+        // A write to a closed pipe (the terminal or the reader of our output
+        // gone) is an error to ignore, never a signal that ends the app.
+        signal(SIGPIPE, SIG_IGN)
         if args.contains("--help") || args.contains("-h") || args.first == "help", args.first?.hasPrefix("-") != false || args.first == "help" {
             print(help)
             return 0
@@ -86,5 +89,20 @@ enum CommandLineTool {
 
 /// Writes one line to standard error (`newline: false`: a prompt).
 func printError(_ line: String, newline: Bool = true) {
-    FileHandle.standardError.write(Data((line + (newline ? "\n" : "")).utf8))
+    writeQuietly(line + (newline ? "\n" : ""), to: STDERR_FILENO)
+}
+
+/// Writes `text` to a file descriptor and ignores a failure: a closed
+/// terminal or a reader that went away (EPIPE: `physarum 2>&1 | head -1`, a
+/// launcher that stopped reading) must not stop a running set.
+/// (`FileHandle.write(_: Data)` traps on such an error: the window crashed on
+/// its next notice.)
+func writeQuietly(_ text: String, to fd: Int32) {
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        if n < 0 && errno == EINTR { continue }
+        guard n > 0 else { return }
+        bytes = bytes.dropFirst(n)
+    }
 }

@@ -122,7 +122,7 @@ struct ProgressReporter {
         let speed = unit == "frame" ? String(format: "%.1f fps", rate) : String(format: "%.1f s per \(unit)", rate > 0 ? 1 / rate : 0)
         let line = "\(label): \(unit) \(done)/\(total) (\(pct)%), \(speed), ETA \(Self.clockText(eta))"
         if tty {
-            FileHandle.standardError.write(Data(("\r" + line + (done == total ? "\n" : "")).utf8))
+            writeQuietly("\r" + line + (done == total ? "\n" : ""), to: STDERR_FILENO)
         } else {
             printError(line)
         }

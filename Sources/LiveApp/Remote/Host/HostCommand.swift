@@ -127,7 +127,7 @@ enum RemoteHostSetup {
         let exposed = !host.address.isLoopback
         printError("physarum: remote control on \(host.address)\(exposed ? " (reachable from the network; traffic is not encrypted)" : "")")
         if host.generatedToken, let t = host.token {
-            FileHandle.standardOutput.write(Data("remote token: \(t)\n".utf8))
+            writeQuietly("remote token: \(t)\n", to: STDOUT_FILENO)
         }
         host.start()
         return host
