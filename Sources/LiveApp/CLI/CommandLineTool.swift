@@ -98,11 +98,14 @@ func printError(_ line: String, newline: Bool = true) {
 /// (`FileHandle.write(_: Data)` traps on such an error: the window crashed on
 /// its next notice.)
 func writeQuietly(_ text: String, to fd: Int32) {
-    var bytes = Array(text.utf8)[...]
-    while !bytes.isEmpty {
-        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        if n < 0 && errno == EINTR { continue }
-        guard n > 0 else { return }
-        bytes = bytes.dropFirst(n)
+    Array(text.utf8).withUnsafeBytes { writeQuietly($0, to: fd) }
+}
+
+/// Writes all of `bytes` (as far as the descriptor takes them; see above).
+func writeQuietly(_ bytes: UnsafeRawBufferPointer, to fd: Int32) {
+    var done = 0
+    while done < bytes.count {
+        let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
+        if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { return }
     }
 }

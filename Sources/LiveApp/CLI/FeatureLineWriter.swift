@@ -40,13 +40,7 @@ final class FeatureLineWriter {
     /// Writes the buffered lines (one write) and flushes standard output.
     func flush() {
         fflush(nil)  // anything printed through stdio first
-        bytes.withUnsafeBufferPointer { all in
-            var done = 0
-            while done < all.count {
-                let n = Foundation.write(STDOUT_FILENO, all.baseAddress! + done, all.count - done)
-                if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { break }
-            }
-        }
+        bytes.withUnsafeBytes { writeQuietly($0, to: STDOUT_FILENO) }
         bytes.removeAll(keepingCapacity: true)
     }
 
