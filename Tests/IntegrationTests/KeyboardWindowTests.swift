@@ -26,7 +26,7 @@ import Testing
             // No governor: on a busy machine its notice would arrive mid-walk, and the notices
             // band pushes the panels down under the walk (and into the spoken notices' order).
             app = try AppProcess(["--no-audio", "--no-session", "--no-governor", "--size", "1280x720", "--field", "320x180", "--agents", "5000",
-                                  "--state-file", state.path, "--state-interval", "0.05"] + extra,
+                                  "--state-file", state.path, "--state-interval", "0.05"] + extra + AppProcess.walkArgumentsUnderSanitizer,
                                  environment: ["DISPLAY": display.display, "XDG_STATE_HOME": home.path, "XDG_CONFIG_HOME": home.path,
                                                "XDG_DATA_HOME": home.path, "XDG_CACHE_HOME": home.path].merging(more) { $1 })
             _ = poll(seconds: 90) { self.frame > 2 }

@@ -147,7 +147,7 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: home) }
         let state = home.appendingPathComponent("state.json")
         let app = try AppProcess(["--no-audio", "--no-midi", "--agents", "5000", "--field", "320x180", "--size", "1280x720",
-                                  "--ui-scale", String(scale), "--state-file", state.path, "--state-interval", "0.2"],
+                                  "--ui-scale", String(scale), "--state-file", state.path, "--state-interval", "0.2"] + AppProcess.walkArgumentsUnderSanitizer,
                                  environment: ["DISPLAY": display.display, "XDG_STATE_HOME": home.path, "XDG_CACHE_HOME": home.path,
                                                "XDG_CONFIG_HOME": home.path, "XDG_DATA_HOME": home.path])
         defer { app.stop() }

@@ -40,7 +40,7 @@ import TestSupport
         let home = try WindowTestHome("scale")
         let state = home.file("state.json")
         let app = try AppProcess(["--no-session", "--no-audio", "--agents", "20000", "--size", "1280x720",
-                                  "--ui-scale", String(scale), "--state-file", state.path],
+                                  "--ui-scale", String(scale), "--state-file", state.path] + AppProcess.walkArgumentsUnderSanitizer,
                                  environment: home.environment(["XDG_CACHE_HOME": home.url.path]))
         defer { app.stop() }
         let controls = Self.reportedControls(state, app)
@@ -83,7 +83,7 @@ import TestSupport
         for (args, scale) in [([String](), 2.0), (["--ui-scale", "1.25"], 1.25)] {
             let state = home.file("state-\(scale).json")
             let app = try AppProcess(["--no-session", "--no-audio", "--agents", "20000", "--size", "1280x720",
-                                      "--state-file", state.path] + args, environment: home.environment())
+                                      "--state-file", state.path] + args + AppProcess.walkArgumentsUnderSanitizer, environment: home.environment())
             defer { app.stop() }
             let controls = Self.reportedControls(state, app)
             #expect((controls["uiScale"] as? NSNumber)?.doubleValue == scale, "\(args): \(String(describing: controls["uiScale"]))")
@@ -128,7 +128,7 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: home) }
         let state = home.appendingPathComponent("state.json")
         let app = try AppProcess(["--no-session", "--no-audio", "--agents", "5000", "--field", "320x180", "--size", "1280x720",
-                                  "--audio-panel", "--ui-scale", String(scale), "--state-file", state.path, "--state-interval", "0.2"],
+                                  "--audio-panel", "--ui-scale", String(scale), "--state-file", state.path, "--state-interval", "0.2"] + AppProcess.walkArgumentsUnderSanitizer,
                                  environment: ["DISPLAY": display.display, "XDG_STATE_HOME": home.path, "XDG_CACHE_HOME": home.path,
                                                "XDG_CONFIG_HOME": home.path, "XDG_DATA_HOME": home.path])
         defer { app.stop() }

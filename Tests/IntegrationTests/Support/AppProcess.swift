@@ -79,6 +79,17 @@ final class AppProcess: @unchecked Sendable {
 
     func signal(_ sig: Int32) { kill(process.processIdentifier, sig) }
 
+    /// What the long window walks (keyboard, screen layout, UI scale) add under
+    /// ThreadSanitizer (`scripts/sanitize thread` sets PHYSARUM_SANITIZE): the
+    /// picture from the GPU engine, i.e. llvmpipe under Xvfb, which TSan does
+    /// not instrument. Instrumented, the CPU engine's post chain at 1280x720
+    /// brings the window below a frame a second, and a walk that waits six
+    /// frames per key would take hours. The walks test the panels, not the
+    /// engine; the CPU engine's threads run under TSan in the other window tests.
+    static var walkArgumentsUnderSanitizer: [String] {
+        ProcessInfo.processInfo.environment["PHYSARUM_SANITIZE"] == "thread" ? ["--backend", "gpu"] : []
+    }
+
     /// Kills it if still running (test cleanup).
     func stop() {
         if process.isRunning {
