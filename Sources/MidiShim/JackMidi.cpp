@@ -1,30 +1,69 @@
 // One JACK client with one MIDI input and one MIDI output port (libjack).
 // Threads: JACK's process thread moves MIDI between the ports and two
-// single-producer/single-consumer ring buffers (jack_ringbuffer: lock-free
-// for one reader and one writer); the caller's thread (the app's MIDI
-// thread) reads the input ring and writes the output ring (writes are
-// serialised by a mutex so a test may send from two threads). JACK's
-// notification thread only sets atomics (shutdown, graph changed).
-// A message crosses a ring as a 16-bit length followed by its bytes.
+// single-producer/single-consumer byte rings (ByteRing below: lock-free,
+// no allocation); the caller's thread (the app's MIDI thread) reads the
+// input ring and writes the output ring (writes are serialised by a mutex
+// so a test may send from two threads). JACK's notification thread only
+// sets atomics (shutdown, graph changed). A message crosses a ring as a
+// 16-bit length followed by its bytes.
 #include "MidiShim.h"
 #include "ShimLog.hpp"
 
 #include <jack/jack.h>
 #include <jack/midiport.h>
-#include <jack/ringbuffer.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <vector>
+
+namespace {
+// A single-producer/single-consumer byte ring. Not jack_ringbuffer: its read
+// and write pointers are plain stores and loads with no barrier, which holds
+// on x86-64 only by the hardware's store order (ThreadSanitizer reports every
+// use of it as a race); here the writer publishes its bytes with a release
+// store of `head` and the reader frees space with a release store of `tail`,
+// each reading the other's index with acquire. Indices count bytes forever
+// (size_t wraps, the size is a power of two), so all `size` bytes are usable.
+class ByteRing {
+public:
+    explicit ByteRing(size_t size) : buf_(size), mask_(size - 1) {}
+    // Reader side.
+    size_t readSpace() const { return head_.load(std::memory_order_acquire) - tail_.load(std::memory_order_relaxed); }
+    void peek(void *dst, size_t n) const { copyOut(tail_.load(std::memory_order_relaxed), static_cast<char *>(dst), n); }
+    void skip(size_t n) { tail_.store(tail_.load(std::memory_order_relaxed) + n, std::memory_order_release); }
+    void read(void *dst, size_t n) { peek(dst, n); skip(n); }
+    // Writer side.
+    size_t writeSpace() const { return buf_.size() - (head_.load(std::memory_order_relaxed) - tail_.load(std::memory_order_acquire)); }
+    void write(const void *src, size_t n) {
+        const size_t head = head_.load(std::memory_order_relaxed);
+        const size_t at = head & mask_, first = std::min(n, buf_.size() - at);
+        memcpy(&buf_[at], src, first);
+        memcpy(&buf_[0], static_cast<const char *>(src) + first, n - first);
+        head_.store(head + n, std::memory_order_release);
+    }
+
+private:
+    void copyOut(size_t from, char *dst, size_t n) const {
+        const size_t at = from & mask_, first = std::min(n, buf_.size() - at);
+        memcpy(dst, &buf_[at], first);
+        memcpy(dst + first, &buf_[0], n - first);
+    }
+    std::vector<char> buf_;
+    size_t mask_;
+    std::atomic<size_t> head_{0}, tail_{0};
+};
+}  // namespace
 
 struct midishim_jack {
     jack_client_t *client = nullptr;
     jack_port_t *in = nullptr;
     jack_port_t *out = nullptr;
-    jack_ringbuffer_t *inRing = nullptr;
-    jack_ringbuffer_t *outRing = nullptr;
+    ByteRing inRing{1 << 16};
+    ByteRing outRing{1 << 16};
     std::mutex sending;
     std::atomic<bool> alive{true};
     std::atomic<bool> changed{true};
@@ -33,7 +72,6 @@ struct midishim_jack {
 };
 
 namespace {
-constexpr size_t ringSize = 1 << 16;
 constexpr size_t largest = 1024;  // longer messages (big SysEx dumps) are skipped
 
 int process(jack_nframes_t frames, void *arg) {
@@ -44,23 +82,23 @@ int process(jack_nframes_t frames, void *arg) {
         jack_midi_event_t event;
         if (jack_midi_event_get(&event, inBuffer, i) != 0 || event.size == 0 || event.size > largest) continue;
         uint16_t length = static_cast<uint16_t>(event.size);
-        if (jack_ringbuffer_write_space(j->inRing) < sizeof length + length) {
+        if (j->inRing.writeSpace() < sizeof length + length) {
             j->dropped.fetch_add(1, std::memory_order_relaxed);
             continue;
         }
-        jack_ringbuffer_write(j->inRing, reinterpret_cast<const char *>(&length), sizeof length);
-        jack_ringbuffer_write(j->inRing, reinterpret_cast<const char *>(event.buffer), length);
+        j->inRing.write(&length, sizeof length);
+        j->inRing.write(event.buffer, length);
     }
     void *outBuffer = jack_port_get_buffer(j->out, frames);
     jack_midi_clear_buffer(outBuffer);
     uint16_t length;
-    while (jack_ringbuffer_read_space(j->outRing) >= sizeof length) {
-        jack_ringbuffer_peek(j->outRing, reinterpret_cast<char *>(&length), sizeof length);
-        if (jack_ringbuffer_read_space(j->outRing) < sizeof length + length) break;
+    while (j->outRing.readSpace() >= sizeof length) {
+        j->outRing.peek(&length, sizeof length);
+        if (j->outRing.readSpace() < sizeof length + length) break;
         jack_midi_data_t *slot = jack_midi_event_reserve(outBuffer, 0, length);
         if (!slot) break;  // this cycle's buffer is full: the rest goes in the next one
-        jack_ringbuffer_read_advance(j->outRing, sizeof length);
-        jack_ringbuffer_read(j->outRing, reinterpret_cast<char *>(slot), length);
+        j->outRing.skip(sizeof length);
+        j->outRing.read(slot, length);
     }
     return 0;
 }
@@ -85,8 +123,6 @@ std::string statusText(jack_status_t s) {
 
 void release(midishim_jack *j) {
     if (j->client) jack_client_close(j->client);
-    if (j->inRing) jack_ringbuffer_free(j->inRing);
-    if (j->outRing) jack_ringbuffer_free(j->outRing);
     delete j;
 }
 }  // namespace
@@ -102,11 +138,9 @@ extern "C" midishim_jack *midishim_jack_open(const char *client, const char *ser
     auto *j = new midishim_jack;
     j->client = c;
     j->name = jack_get_client_name(c);
-    j->inRing = jack_ringbuffer_create(ringSize);
-    j->outRing = jack_ringbuffer_create(ringSize);
     j->in = jack_port_register(c, "in", JACK_DEFAULT_MIDI_TYPE, JackPortIsInput, 0);
     j->out = jack_port_register(c, "out", JACK_DEFAULT_MIDI_TYPE, JackPortIsOutput, 0);
-    if (!j->inRing || !j->outRing || !j->in || !j->out) {
+    if (!j->in || !j->out) {
         midishim::copy("JACK: could not register the MIDI ports", error, error_size);
         release(j);
         return nullptr;
@@ -172,15 +206,15 @@ extern "C" int midishim_jack_output_connections(midishim_jack *j) {
 
 extern "C" int midishim_jack_read(midishim_jack *j, unsigned char *buffer, size_t size) {
     uint16_t length;
-    while (jack_ringbuffer_read_space(j->inRing) >= sizeof length) {
-        jack_ringbuffer_peek(j->inRing, reinterpret_cast<char *>(&length), sizeof length);
-        if (jack_ringbuffer_read_space(j->inRing) < sizeof length + length) return 0;  // the rest is on its way
-        jack_ringbuffer_read_advance(j->inRing, sizeof length);
+    while (j->inRing.readSpace() >= sizeof length) {
+        j->inRing.peek(&length, sizeof length);
+        if (j->inRing.readSpace() < sizeof length + length) return 0;  // the rest is on its way
+        j->inRing.skip(sizeof length);
         if (length > size) {
-            jack_ringbuffer_read_advance(j->inRing, length);
+            j->inRing.skip(length);
             continue;
         }
-        jack_ringbuffer_read(j->inRing, reinterpret_cast<char *>(buffer), length);
+        j->inRing.read(buffer, length);
         return length;
     }
     return 0;
@@ -190,12 +224,12 @@ extern "C" bool midishim_jack_send(midishim_jack *j, const unsigned char *bytes,
     if (size == 0 || size > largest) return false;
     std::lock_guard<std::mutex> lock(j->sending);
     uint16_t length = static_cast<uint16_t>(size);
-    if (jack_ringbuffer_write_space(j->outRing) < sizeof length + length) {
+    if (j->outRing.writeSpace() < sizeof length + length) {
         j->dropped.fetch_add(1, std::memory_order_relaxed);
         return false;
     }
-    jack_ringbuffer_write(j->outRing, reinterpret_cast<const char *>(&length), sizeof length);
-    jack_ringbuffer_write(j->outRing, reinterpret_cast<const char *>(bytes), length);
+    j->outRing.write(&length, sizeof length);
+    j->outRing.write(bytes, length);
     return true;
 }
 
