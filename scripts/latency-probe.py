@@ -260,7 +260,15 @@ def main():
         else:
             got.append(d * 1000)
             print(f"  click {i + 1:2d}: {d * 1000:6.1f} ms" + (f"   readout {total:.1f} ms {parts}" if total is not None else ""))
-        rows.append({"measuredMs": None if d is None else d * 1000, "readout": r})
+        row = {"measuredMs": None if d is None else d * 1000, "readout": r}
+        if d is not None and isinstance(r, dict) and r.get("present") is not None and r.get("totalMs") is not None:
+            # Where the readout and the probe part: the picture reaching the screen after
+            # the app's present (Xvfb drawing the swapped frame, the poll), and the app's
+            # idea of when the hit began against the tap's reference.
+            reference_wall = tap.onsets[i] + wall_offset
+            row["presentToPollMs"] = (reference_wall + d - r["present"]) * 1000
+            row["hitStartAfterReferenceMs"] = (r["present"] - r["totalMs"] / 1000 - reference_wall) * 1000
+        rows.append(row)
     summary = {"label": a.label, "clicks": len(walls), "heard": len(tap.onsets), "reacted": len(got),
                "pollsPerSecond": rate, "medianMs": percentile(got, 50), "p10Ms": percentile(got, 10),
                "p90Ms": percentile(got, 90), "rows": rows}
@@ -273,12 +281,20 @@ def main():
         summary["readoutMedianMs"] = percentile([r for _, r in pairs], 50)
         summary["readoutMinusProbeMedianMs"] = percentile([r - m for m, r in pairs], 50)
         summary["readoutWithin3MsOfProbe"] = sum(abs(r - m) <= 3 for m, r in pairs)
+        gaps = [row["presentToPollMs"] for row in rows if "presentToPollMs" in row]
+        starts = [row["hitStartAfterReferenceMs"] for row in rows if "hitStartAfterReferenceMs" in row]
+        summary["presentToPollMedianMs"] = percentile(gaps, 50)
+        summary["hitStartAfterReferenceMedianMs"] = percentile(starts, 50)
     print(f"{a.label}: sound -> picture median {summary['medianMs']:.1f} ms, p10 {summary['p10Ms']:.1f}, "
           f"p90 {summary['p90Ms']:.1f} ({len(got)} of {len(walls)} clicks)"
           + (f"; the app's readout for the same {len(pairs)} clicks: median {summary['readoutMedianMs']:.1f} ms "
              f"against the probe's {summary['pairedMedianMs']:.1f} ms, per click readout - probe median "
              f"{summary['readoutMinusProbeMedianMs']:+.1f} ms, within 3 ms on {summary['readoutWithin3MsOfProbe']}"
              if pairs else ""))
+    if pairs:
+        print(f"{a.label}: where they part (medians): the app's present to the first brighter poll "
+              f"{summary['presentToPollMedianMs']:+.1f} ms; the hit's start by the readout lies "
+              f"{summary['hitStartAfterReferenceMedianMs']:+.1f} ms after the tap's reference")
     json.dump(summary, open(a.out, "w"))
 
 

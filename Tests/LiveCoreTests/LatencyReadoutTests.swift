@@ -17,4 +17,17 @@ import Testing
         #expect(abs(r.total - (r.capture + r.analysis + r.queue + r.frame + r.offset)) < 1e-12)
         #expect(r.summary.contains("1 onsets measured"))
     }
+
+    /// What the probe measured: frames whose late latch is 11 ms before their
+    /// present, onsets taken at a frame start 19 ms before it. The frame part
+    /// (and so the total) is the onsets' own.
+    @Test func theFramePartIsTheOnsetsOwnOnceOnsetsAreSeen() {
+        var r = LatencyReadout(analysisWindow: 0.0133)
+        for _ in 0..<60 { r.addFrame(latchToPresent: 0.011, hopAge: 0.004) }
+        #expect(abs(r.frame - 0.011) < 1e-9, "before any onset: every frame's latch to present")
+        for _ in 0..<8 { r.addOnset(batchTail: 0.001, decision: 0.001, queue: 0.006, frame: 0.019) }
+        for _ in 0..<60 { r.addFrame(latchToPresent: 0.011, hopAge: 0.004) }
+        #expect(abs(r.frame - 0.019) < 1e-9, "the onsets' frame part, not the mean over frames")
+        #expect(abs(r.total - (0.001 + 0.001 + 0.006 + 0.019)) < 1e-9)
+    }
 }

@@ -15,9 +15,15 @@
 /// - `offset`: the visual offset the user dialled in (delays the modulation).
 ///
 /// `total` is their sum. Until onsets are seen, `analysis` is the layout's
-/// shortest decision (`analysisWindow`) and `queue` the mean age of the hops
-/// each frame takes; `frame` is measured every frame. Parts are running means
-/// (over about the last 8 onsets; `frame` over about 60 frames).
+/// shortest decision (`analysisWindow`), `queue` the mean age of the hops
+/// each frame takes and `frame` every frame's latch-to-present. Parts are
+/// running means over about the last 8 onsets (before the first, over about
+/// 60 frames). `frame` is the onsets' own: a hop that arrives after a frame's
+/// late latch is taken at the next frame's start, and that onset's frame part
+/// holds the whole frame (simulation included), not only the post chain and
+/// the present that follow the late latch — the mean over every frame read
+/// 11 ms where the onsets' own was 19 ms, and the total 6 ms under what a
+/// camera on the screen measures (scripts/latency-probe).
 public struct LatencyReadout: Equatable, Sendable {
     /// The server's capture latency (source + stream buffer), seconds; nil when it does not say.
     public var server: Double?
@@ -25,7 +31,9 @@ public struct LatencyReadout: Equatable, Sendable {
     public private(set) var batchTail = 0.0
     public private(set) var decision: Double
     public private(set) var queue = 0.0
-    public private(set) var frame = 0.0
+    /// Every frame's latch-to-present; the onsets' own frame part.
+    private var everyFrame = 0.0, onsetFrame = 0.0
+    public var frame: Double { onsets == 0 ? everyFrame : onsetFrame }
     /// Onsets measured so far.
     public private(set) var onsets = 0
     private var frames = 0
@@ -45,7 +53,7 @@ public struct LatencyReadout: Equatable, Sendable {
     public mutating func addFrame(latchToPresent d: Double, hopAge q: Double?) {
         frames += 1
         let a = frames < 60 ? 1 / Double(frames) : 1.0 / 60
-        if d.isFinite, d >= 0 { frame += a * (d - frame) }
+        if d.isFinite, d >= 0 { everyFrame += a * (d - everyFrame) }
         if onsets == 0, let q, q.isFinite, q >= 0 { queue += a * (q - queue) }
     }
 
@@ -58,6 +66,7 @@ public struct LatencyReadout: Equatable, Sendable {
         if tail.isFinite, tail >= 0 { batchTail += a * (tail - batchTail) }
         if dec.isFinite, dec >= 0 { decision += a * (dec - decision) }
         if q.isFinite, q >= 0 { queue += a * (q - queue) }
+        if f.isFinite, f >= 0 { onsetFrame += a * (f - onsetFrame) }
         return MeasuredOnset(capture: (server ?? 0) + tail, analysis: dec, queue: q, frame: f, offset: offset)
     }
 
