@@ -80,11 +80,17 @@ struct AudioSourceSwitchTests {
         let window = try Self.run("/usr/bin/xdotool", ["search", "--name", "^Physarum Live$"], env: ["DISPLAY": display])
             .split(separator: "\n").first.map(String.init)
         let wid = try #require(window, "the app window is found")
-        #expect(poll(seconds: 30) {
+        // Clicks again only once the window has drawn frames since the click
+        // without switching: under ThreadSanitizer (1 fps) a second click sent
+        // before the first was seen landed where deck_a's row had moved to.
+        func framesShown() -> Int { (Self.statsLines(stats).last?["frames"] as? NSNumber)?.intValue ?? 0 }
+        #expect(poll(seconds: 60) {
+            let clickedAt = framesShown()
             if let p = Self.panelItem(state, "sourceRow:deck_b.monitor") {
                 _ = try? Self.run("/usr/bin/xdotool", ["mousemove", "--window", wid, "\(p.x)", "\(p.y)", "click", "1"], env: ["DISPLAY": display])
             }
-            return poll(seconds: 2) { Self.statsLines(stats).last?["source"] as? String == "deck_b.monitor" }
+            _ = poll(seconds: 20) { Self.statsLines(stats).last?["source"] as? String == "deck_b.monitor" || framesShown() >= clickedAt + 10 }
+            return Self.statsLines(stats).last?["source"] as? String == "deck_b.monitor"
         }, "the click selects deck_b.monitor: \(app.stderr)")
 
         // The meters follow the tone on deck_b: the mid band (500 Hz–2 kHz) rises, the sub band does not.
