@@ -94,4 +94,44 @@ import TestSupport
         #expect(bands.values.contains { $0 > 0 }, "the demo groove drives the meters")
         #expect(FileManager.default.fileExists(atPath: shot.path))
     }
+
+    /// Clicks heard while the simulation steps show at once on the picture on
+    /// screen (the hit reaction, panels hidden, timer pacing under Xvfb), and
+    /// the latency readout measures them from that present; with
+    /// `--no-hit-reaction` every click waits for its frame.
+    @Test(.enabled(if: pulseAvailable, "needs the PulseAudio daemon scripts/test starts"))
+    func clicksShowOnThePictureOnScreenWhileTheFrameSimulates() throws {
+        for reacting in [true, false] {
+            let home = try WindowTestHome(reacting ? "hit-reaction" : "no-hit-reaction")
+            let stats = home.file("stats.jsonl")
+            // 1M agents: the step is most of the frame, so most clicks land in it.
+            var args = ["--no-session", "--no-midi", "--no-governor", "--no-ui", "--backend", "cpu", "--agents", "1000000",
+                        "--stats", stats.path]
+            if !reacting { args.append("--no-hit-reaction") }
+            let app = try AppProcess(args, environment: home.environment())
+            defer { app.stop() }
+            #expect(poll(seconds: 60) { Self.statsLines(stats).count >= 3 }, "the app runs: \(app.stderr)")
+            let clicks = try Self.clickFile(count: 12, interval: 0.35)
+            let player = Process()
+            player.executableURL = URL(fileURLWithPath: "/usr/bin/paplay")
+            player.arguments = ["--latency-msec=10", "-d", Self.env["PHYSARUM_TEST_SINK"]!, clicks.path]
+            try player.run()
+            player.waitUntilExit()
+            func latest() -> (reactions: Int, measured: Int) {
+                let last = Self.statsLines(stats).last ?? [:]
+                let r = (last["hitReactions"] as? [String: Any])?["count"] as? Int ?? -1
+                let m = (last["latency"] as? [String: Any])?["onsetsMeasured"] as? Int ?? 0
+                return (r, m)
+            }
+            #expect(poll(seconds: 20) { latest().measured >= 6 }, "the clicks were heard and measured: \(Self.statsLines(stats).last ?? [:])")
+            if reacting {
+                #expect(poll(seconds: 10) { latest().reactions >= 2 }, "clicks shown by the reaction: \(latest())")
+            } else {
+                #expect(latest().reactions == 0, "no reaction with --no-hit-reaction: \(latest())")
+            }
+            app.signal(SIGTERM)
+            #expect(app.wait(seconds: 30) == 0, "a quit event exits 0")
+            #expect(app.stderr.isEmpty, "no error output: \(app.stderr)")
+        }
+    }
 }

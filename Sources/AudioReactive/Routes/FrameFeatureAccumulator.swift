@@ -54,6 +54,12 @@ public struct FrameFeatureAccumulator: Sendable {
         return f
     }
 
+    /// What `takeFrame()` would return now, without starting the next frame.
+    public func peekFrame() -> AudioFeatures {
+        var copy = self
+        return copy.takeFrame()
+    }
+
     /// Forgets everything (e.g. when the audio source changes).
     public mutating func reset() { self = FrameFeatureAccumulator() }
 }

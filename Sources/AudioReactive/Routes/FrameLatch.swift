@@ -51,6 +51,10 @@ public struct FrameLatch: Sendable {
         return picture.takeFrame()
     }
 
+    /// The picture's features so far (every hop since its last latch), not
+    /// taken: the live window's hit reaction between latches.
+    public func peekPicture() -> AudioFeatures { picture.peekFrame() }
+
     /// Forgets everything (the source changed, capture was lost).
     public mutating func reset() { self = FrameLatch() }
 }

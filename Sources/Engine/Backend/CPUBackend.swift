@@ -41,6 +41,8 @@ public final class CPUBackend: EngineBackend {
         simulation.step(params, count: count)
     }
 
+    public func setStepHook(_ hook: (() -> (() -> Void)?)?) { simulation.betweenChunks = hook }
+
     public func setOutputSize(width: Int, height: Int) {
         guard width != renderer.width || height != renderer.height else { return }
         renderer = Renderer(width: width, height: height, threads: simulation.threads)

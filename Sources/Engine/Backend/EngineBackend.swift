@@ -67,9 +67,16 @@ public protocol EngineBackend: AnyObject {
     var pictureTexture: UInt32? { get }
     /// Time per pass of the last step and frame (ms), in pass order.
     var passTimes: [PassTime] { get }
+    /// Sets what the owner thread calls between the chunks of work it runs
+    /// during `step` (nil: nothing); work the hook returns runs at once, the
+    /// other workers held meanwhile. A backend whose step does not occupy the
+    /// owner thread (the GPU's) never calls it.
+    func setStepHook(_ hook: (() -> (() -> Void)?)?)
 }
 
 extension EngineBackend {
+    public func setStepHook(_ hook: (() -> (() -> Void)?)?) {}
+
     /// Total agents.
     public var agentCount: Int { speciesCounts.reduce(0, +) }
 

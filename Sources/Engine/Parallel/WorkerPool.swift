@@ -25,6 +25,9 @@ final class WorkerPool: @unchecked Sendable {
         var chunkCount = 0
         var stop = false
         let next = Atomic<Int>(0)
+        /// Set while the caller runs urgent work (`callerHook`): the other
+        /// workers finish their chunk and wait before claiming the next.
+        let hold = Atomic<Bool>(false)
         let done = DispatchSemaphore(value: 0)
         let wake: [DispatchSemaphore]
         /// Per worker: chunks run in the last pass and the OS thread id seen.
@@ -44,25 +47,42 @@ final class WorkerPool: @unchecked Sendable {
             threadIDs.deallocate()
         }
 
-        func work(_ w: Int) {
+        func work(_ w: Int, after hook: (() -> (() -> Void)?)? = nil) {
             guard let body else { return }
             threadIDs[w] = UInt(bitPattern: Int(bitPattern: UInt(pthread_self())))
             var n = 0
             if w < chunkCount {
                 body(w, w)
                 n += 1
+                if let hook { urgent(hook) }
             }
             while true {
+                if w > 0 { while hold.load(ordering: .acquiring) { usleep(100) } }
                 let c = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 if c >= chunkCount { break }
                 body(c, w)
                 n += 1
+                if let hook { urgent(hook) }
             }
             chunksRun[w] = n
+        }
+
+        /// Runs what the caller's hook asks for with the other workers held.
+        func urgent(_ hook: () -> (() -> Void)?) {
+            guard let work = hook() else { return }
+            hold.store(true, ordering: .releasing)
+            work()
+            hold.store(false, ordering: .releasing)
         }
     }
 
     private let shared: Shared
+    /// Called on the calling thread after each chunk it runs (the others go
+    /// on with theirs meanwhile): lets the owner react to something urgent in
+    /// the middle of a long pass. When it returns work, that work runs at once
+    /// on the calling thread while the other workers wait after their
+    /// current chunk (so it has the cores to itself). Neither may touch the pass's data.
+    var callerHook: (() -> (() -> Void)?)?
     /// OS thread ids that ran at least one chunk since `resetThreadStats()`.
     private(set) var threadsSeen = Set<UInt>()
 
@@ -97,7 +117,10 @@ final class WorkerPool: @unchecked Sendable {
     func run(chunks: Int, _ body: (Int, Int) -> Void) {
         guard chunks > 0 else { return }
         if threads == 1 {
-            for c in 0..<chunks { body(c, 0) }
+            for c in 0..<chunks {
+                body(c, 0)
+                if let work = callerHook?() { work() }
+            }
             shared.chunksRun[0] = chunks
             shared.threadIDs[0] = UInt(bitPattern: Int(bitPattern: UInt(pthread_self())))
             threadsSeen.insert(shared.threadIDs[0])
@@ -109,7 +132,7 @@ final class WorkerPool: @unchecked Sendable {
             s.chunkCount = chunks
             s.next.store(threads, ordering: .relaxed)
             for w in 1..<threads { s.wake[w].signal() }
-            s.work(0)
+            s.work(0, after: callerHook)
             for _ in 1..<threads { s.done.wait() }
             s.body = nil
         }

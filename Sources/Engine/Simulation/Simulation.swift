@@ -182,6 +182,14 @@ public final class Simulation: @unchecked Sendable {
     /// How many distinct OS threads have run chunks of this simulation's
     /// passes since `resetThreadStats()` (or creation).
     public var distinctWorkerThreads: Int { pool.threadsSeen.count }
+    /// Called on the stepping thread between the chunks it runs of each pass
+    /// (every ~0.1–0.5 ms of work), while the other workers go on; work it
+    /// returns runs at once with the other workers held (WorkerPool.callerHook).
+    /// The live window reacts to a hit there (HitReaction). Neither may touch the simulation.
+    public var betweenChunks: (() -> (() -> Void)?)? {
+        get { pool.callerHook }
+        set { pool.callerHook = newValue }
+    }
 
     /// Restarts the count behind `distinctWorkerThreads`.
     public func resetThreadStats() { pool.resetThreadStats() }

@@ -197,6 +197,26 @@ final class AudioLink {
         return latch.takeLate()
     }
 
+    /// Hops the driving analysis has queued so far (any thread; it moves
+    /// when there is something new to drain).
+    var hopsQueued: Int { (demo ?? capture)?.hops ?? 0 }
+
+    /// For the hit reaction, between the frame's latches: drains the new
+    /// hops and returns the picture's features so far (not taken: the late
+    /// latch still takes them) when they hold an onset; else nil.
+    func reactionFeatures() -> AudioFeatures? {
+        guard latch.awaitsLateLatch, isDriving else { return nil }
+        drainHops()
+        let f = latch.peekPicture()
+        return f.onset ? f : nil
+    }
+
+    /// The onsets taken so far and not yet shown were shown at `uptime`
+    /// (a hit reaction's present), for the latency readout.
+    func markOnsetsShown(at uptime: UInt64) {
+        for i in takenOnsets.indices where takenOnsets[i].2 == nil { takenOnsets[i].2 = uptime }
+    }
+
     /// Drains the driving analysis into the frame latch, noting when each
     /// onset hop was taken (for the latency readout).
     private func drainHops() {
@@ -207,7 +227,7 @@ final class AudioLink {
             lastTakenTime = f.time
             if f.onset {
                 onsetsSeen += 1
-                takenOnsets.append((f.time, DispatchTime.now().uptimeNanoseconds))
+                takenOnsets.append((f.time, DispatchTime.now().uptimeNanoseconds, nil))
             }
         }
         lastFrameHops = latch.pictureHops
@@ -216,12 +236,13 @@ final class AudioLink {
     }
 
     /// Onset hops taken since the last call, with their measured timing:
-    /// (timing, when the frame took the hop).
-    func takeOnsets() -> [(timing: OnsetTiming, taken: UInt64)] {
+    /// (timing, when the frame took the hop, when a hit reaction showed it
+    /// before the frame did — nil: the frame's present showed it).
+    func takeOnsets() -> [(timing: OnsetTiming, taken: UInt64, shown: UInt64?)] {
         timings += (demo ?? capture)?.takeOnsetTimings() ?? []
-        var out: [(OnsetTiming, UInt64)] = []
-        for (time, taken) in takenOnsets {
-            if let t = timings.last(where: { abs($0.hopTime - time) < 1e-9 }) { out.append((t, taken)) }
+        var out: [(OnsetTiming, UInt64, UInt64?)] = []
+        for (time, taken, shown) in takenOnsets {
+            if let t = timings.last(where: { abs($0.hopTime - time) < 1e-9 }) { out.append((t, taken, shown)) }
         }
         takenOnsets.removeAll(keepingCapacity: true)
         // Timings of hops not taken yet wait for their frame.
@@ -281,8 +302,8 @@ final class AudioLink {
     private(set) var lastFrameHops = 0
     /// When the frame last took features (uptime ns): its start, or the late latch.
     private(set) var latchedAt: UInt64 = 0
-    /// Onset hops taken this frame: (sample-clock time, when taken).
-    private var takenOnsets: [(Double, UInt64)] = []
+    /// Onset hops taken this frame: (sample-clock time, when taken, when a hit reaction showed it).
+    private var takenOnsets: [(Double, UInt64, UInt64?)] = []
     /// Onset timings whose hops were not taken yet, and the newest hop taken.
     private var timings: [OnsetTiming] = []
     private var lastTakenTime = -Double.infinity

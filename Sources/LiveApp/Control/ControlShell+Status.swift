@@ -20,11 +20,13 @@ extension ControlShell {
         let shown = audio.takeOnsets()
         guard !shown.isEmpty else { return }
         let wall = Date().timeIntervalSince1970
-        for (t, taken) in shown {
+        for (t, taken, reaction) in shown {
+            // A hit reaction showed it before this frame's present did.
+            let at = reaction ?? presented
             let o = desk.latency.addOnset(batchTail: t.batchTail, decision: t.decision,
                                           queue: taken >= t.queuedUptime ? Double(taken - t.queuedUptime) / 1e9 : 0,
-                                          frame: presented >= taken ? Double(presented - taken) / 1e9 : 0)
-            shownOnsets.append((wall, o))
+                                          frame: at >= taken ? Double(at - taken) / 1e9 : 0)
+            shownOnsets.append((wall - Double(presented &- min(at, presented)) / 1e9, o))
         }
         if shownOnsets.count > 64 { shownOnsets.removeFirst(shownOnsets.count - 64) }
     }

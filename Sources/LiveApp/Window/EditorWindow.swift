@@ -25,6 +25,15 @@ final class EditorWindow: FrameOutput {
     private(set) var timing = (present: 0.0, ui: 0.0, swap: 0.0)
     /// When the last frame's swap returned (the frame was handed to the display).
     private(set) var lastPresent: ContinuousClock.Instant?
+    /// Frames presented (hit reactions not counted).
+    private(set) var presents = 0
+    /// Hit reactions presented (`presentReaction`) and the running mean of
+    /// their draw and swap (ms).
+    private(set) var reactions = 0
+    private(set) var reactionMs = (draw: 0.0, swap: 0.0)
+    /// What the last frame left in the presenters: a CPU picture (uploaded)
+    /// and whether panels were blended into the uploaded picture.
+    private var lastUpload = (cpu: false, panelsInImage: false)
     private let clock = ContinuousClock()
 
     init(window: SDLWindow, presenter: GLPresenter, gui: ImGuiLayer) {
@@ -52,12 +61,14 @@ final class EditorWindow: FrameOutput {
         if let texture = picture.texture {
             // The GPU's picture, drawn from its texture: no CPU round trip.
             gui.endFrameDeferred()
+            lastUpload = (false, false)
             t2 = clock.now
             presenter.draw(texture: texture, size: (picture.width, picture.height),
                            viewport: (0, 0, drawable.width, drawable.height), drawable: drawable)
             gui.drawOverPicture()
         } else {
             let panelsInImage = gui.endFrame(blendingInto: &picture.image)
+            lastUpload = (true, panelsInImage)
             t2 = clock.now
             let image = picture.image
             image.pixels.withUnsafeBytes { presenter.upload(pixels: $0.baseAddress!, width: image.width, height: image.height) }
@@ -85,7 +96,43 @@ final class EditorWindow: FrameOutput {
         }
         let t4 = clock.now
         lastPresent = t4
+        presents += 1
         timing = (((t1 - t0) + (t4 - t2)).milliseconds, (t2 - t1).milliseconds, (t4 - t3).milliseconds)
+    }
+
+    /// The hit reaction (HitReaction): the last presented picture again, each
+    /// channel through `curve`, in every window whose swap does not wait for
+    /// vsync; the panels are drawn over it again where GL drew them. Skipped
+    /// in a window whose panels were blended into its picture (they would
+    /// flash too) or that shows a GPU picture. True when something was presented.
+    func presentReaction(curve: ReactionCurve) -> Bool {
+        guard lastUpload.cpu else { return false }
+        var shown = false
+        let t0 = clock.now
+        var t1 = t0
+        if window.vsync == .timer, !lastUpload.panelsInImage || gui.vertexCount == 0 {
+            if presenter.drawThroughCurve(curve, drawable: window.drawableSize) {
+                if gui.vertexCount > 0 { gui.drawOverPicture() }
+                t1 = clock.now
+                window.swap()
+                shown = true
+            }
+        }
+        if let p = projector, p.window.vsync == .timer {
+            p.window.makeCurrent()
+            if p.presenter.drawThroughCurve(curve, drawable: p.window.drawableSize) {
+                p.window.swap()
+                shown = true
+            }
+            window.makeCurrent()
+        }
+        if shown {
+            reactions += 1
+            let t2 = clock.now, a = 1 / Double(min(reactions, 30))
+            reactionMs.draw += a * ((t1 - t0).milliseconds - reactionMs.draw)
+            reactionMs.swap += a * ((t2 - t1).milliseconds - reactionMs.swap)
+        }
+        return shown
     }
 
     /// The panels' actions of the last frame, once.

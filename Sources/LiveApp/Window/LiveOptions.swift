@@ -24,6 +24,8 @@ struct LiveOptions: Sendable {
     var seed: UInt64?
     var threads: Int?
     var noGovernor = false
+    /// `--no-hit-reaction`: a hit waits for its frame (HitReaction).
+    var noHitReaction = false
     /// `--max-fps N`: pace the loop with a timer at N frames per second instead of vsync.
     var maxFPS: Double?
     /// `--frame-times FILE`: one JSON line per frame (time, frame and pass times, steps).
@@ -124,6 +126,8 @@ struct LiveOptions: Sendable {
                             panel's control rectangles (for scripted UI tests) as JSON once per second
       --state-interval S    rewrite the state file every S seconds instead (0.02...60)
       --no-governor         never lower quality to keep the frame rate
+      --no-hit-reaction     do not show a hit on the picture already on screen while the next frame
+                            is simulated (it then waits for its frame; see docs/live-control.md)
       --max-fps N           pace frames with a timer at N per second (vsync off); without it the
                             display's vsync paces (or a 60 Hz timer where there is none)
       --frame-times FILE    write one JSON line per frame: start time, frame time (total and
@@ -192,6 +196,7 @@ struct LiveOptions: Sendable {
         o.seed = try r.int("--seed", in: 0...Int.max).map(UInt64.init)
         o.threads = try r.int("--threads", in: 1...64)
         o.noGovernor = r.flag("--no-governor")
+        o.noHitReaction = r.flag("--no-hit-reaction")
         o.maxFPS = try r.double("--max-fps", in: 1...1000)
         o.frameTimes = try r.string("--frame-times")
         if let b = try r.string("--backend") {

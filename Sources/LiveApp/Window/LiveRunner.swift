@@ -69,6 +69,10 @@ final class LiveRunner {
         session.add(source: audio)
         // The picture's features latch again just before the post chain.
         pipeline.lateFeatures = { [unowned audio] in audio.link?.lateFeatures() }
+        // A hit heard while the simulation steps shows on the picture on screen at once.
+        let hitReaction = HitReaction(pipeline: pipeline, editorWindow: editorWindow, audio: audio)
+        hitReaction.enabled = !options.noHitReaction
+        hitReaction.attach()
         let linkSource = LinkSource()
         control.link = linkSource
         session.add(source: linkSource)

@@ -40,6 +40,10 @@ public final class FramePipeline {
     public private(set) var effective: PresetParams
     /// Frames run so far.
     public private(set) var frameCount = 0
+    /// The parameters and output brightness of the picture rendered last (nil before the first).
+    public private(set) var pictureParams: (params: PresetParams, brightness: Double)?
+    /// The last frame's edited look (the base a reaction is modulated from).
+    private var lastBase: PresetParams?
     private var stepCredit = StepCredit()
     private var lastSteps = 0
     private var outputs: [any FrameOutput] = []
@@ -127,6 +131,7 @@ public final class FramePipeline {
     /// the render): modulation → governor → steps. Returns the effective
     /// parameters; call `render(_:params:)` next.
     public func simulate(_ input: Input) -> PresetParams {
+        lastBase = input.base
         let p = backend.limited(governor.adjust(modulator.process(base: input.base, features: input.features)))
         effective = p
         lastSteps = stepCredit.steps(speed: stepsPerFrame ?? p[.simSpeed])
@@ -145,6 +150,19 @@ public final class FramePipeline {
             effective = q
         }
         picture.render(params: q, brightness: input.brightness)
+        pictureParams = (q, input.brightness)
+    }
+
+    /// How the picture rendered last would change with `features` (every hop
+    /// since its latch), as a per-channel curve on its display values
+    /// (`ReactionCurve`); nil unless its exposure would rise visibly. The
+    /// routes' state is not advanced: the next frame modulates as if this
+    /// was never asked. For the live window's hit reaction.
+    public func reactionCurve(features: AudioFeatures) -> ReactionCurve? {
+        guard let shown = pictureParams, let base = lastBase else { return nil }
+        var preview = modulator
+        let q = backend.limited(governor.adjust(preview.process(base: base, features: features)))
+        return ReactionCurve(from: shown.params, to: q, brightness: shown.brightness)
     }
 
     /// Hands the current picture to the outputs (after `simulate` + `render`).
