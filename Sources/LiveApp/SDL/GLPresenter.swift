@@ -12,10 +12,6 @@ final class GLPresenter {
     private var program: GLuint = 0
     private var texSize = (width: 0, height: 0)
     private var currentFilter = GL_LINEAR
-    /// The hit reaction's program (the frame through `ReactionCurve`) and its
-    /// uniforms' locations; made on first use.
-    private var reactionProgram: GLuint = 0
-    private var reactionUniforms: [GLint] = []
 
     init() throws {
         program = try Self.link(vertex: Self.vertexSource, fragment: """
@@ -35,7 +31,6 @@ final class GLPresenter {
     }
 
     deinit {
-        if reactionProgram != 0 { glDeleteProgram(reactionProgram) }
         glDeleteTextures(1, &texture)
         glDeleteVertexArrays(1, &vao)
         glDeleteProgram(program)
@@ -71,63 +66,6 @@ final class GLPresenter {
         draw(viewport: viewport, drawable: drawable)
         (self.texture, texSize) = own
         currentFilter = -1
-    }
-
-    /// Draws the last uploaded frame over the whole drawable with each
-    /// channel passed through `curve`: the hit reaction. The shader computes
-    /// `ReactionCurve.apply` (the same formula; arithmetic only, which a
-    /// software GL runs far faster than a table look-up per channel). False
-    /// when there is no frame yet or the program did not build (the reaction
-    /// is then skipped).
-    func drawThroughCurve(_ curve: ReactionCurve, drawable: (width: Int, height: Int)) -> Bool {
-        guard texSize.width > 0 else { return false }
-        if reactionProgram == 0 {
-            guard let p = try? Self.link(vertex: Self.vertexSource, fragment: """
-                #version 330 core
-                in vec2 uv;
-                out vec4 color;
-                uniform sampler2D frame;
-                uniform float gain;
-                uniform vec3 background;
-                uniform float brightness;
-                uniform int additive;
-                vec3 filmic(vec3 x0) {
-                    vec3 x = max(x0 - 0.004, 0.0);
-                    return x * (6.2 * x + 0.5) / (x * (6.2 * x + 1.7) + 0.06);
-                }
-                vec3 inverseFilmic(vec3 y0) {
-                    vec3 y = clamp(y0, 0.0, 0.999);
-                    vec3 a = 6.2 * (1.0 - y), b = 0.5 - 1.7 * y, c = -0.06 * y;
-                    vec3 x = (-b + sqrt(b * b - 4.0 * a * c)) / (2.0 * a) + 0.004;
-                    return mix(mix(x, vec3(1000.0), step(0.999, y0)), vec3(0.0), step(y0, vec3(0.0)));
-                }
-                void main() {
-                    vec3 y = min(texture(frame, uv).rgb / brightness, 1.0), b = background, y1;
-                    if (additive != 0) {
-                        vec3 light = clamp((y - b) / max(1.0 - b, 1e-6), 0.0, 1.0);
-                        y1 = mix(b + filmic(gain * inverseFilmic(light)) * (1.0 - b), y, step(0.999, b));
-                    } else {
-                        vec3 ink = clamp(1.0 - y / max(b, 1e-6), 0.0, 1.0);
-                        y1 = mix(y, b * (1.0 - filmic(gain * inverseFilmic(ink))), step(0.0011, b));
-                    }
-                    color = vec4(clamp(y1 * brightness, 0.0, 1.0), 1.0);
-                }
-                """) else { return false }
-            reactionProgram = p
-            reactionUniforms = ["gain", "background", "brightness", "additive"].map { name in name.withCString { glGetUniformLocation(p, $0) } }
-        }
-        glViewport(0, 0, GLsizei(drawable.width), GLsizei(drawable.height))
-        glUseProgram(reactionProgram)
-        glUniform1f(reactionUniforms[0], curve.gain)
-        glUniform3f(reactionUniforms[1], curve.background.x, curve.background.y, curve.background.z)
-        glUniform1f(reactionUniforms[2], curve.brightness)
-        glUniform1i(reactionUniforms[3], curve.additive ? 1 : 0)
-        glActiveTexture(GLenum(GL_TEXTURE0))
-        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-        glBindVertexArray(vao)
-        glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
-        glBindVertexArray(0)
-        return true
     }
 
     /// Clears to black and draws the last uploaded frame into the viewport rectangle.

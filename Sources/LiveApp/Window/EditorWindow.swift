@@ -28,12 +28,16 @@ final class EditorWindow: FrameOutput {
     /// Frames presented (hit reactions not counted).
     private(set) var presents = 0
     /// Hit reactions presented (`presentReaction`) and the running mean of
-    /// their draw and swap (ms).
+    /// their parts (ms): the curve applied on the CPU, then upload, draw and swap.
     private(set) var reactions = 0
     private(set) var reactionMs = (draw: 0.0, swap: 0.0)
     /// What the last frame left in the presenters: a CPU picture (uploaded)
     /// and whether panels were blended into the uploaded picture.
     private var lastUpload = (cpu: false, panelsInImage: false)
+    /// The last frame's picture (valid until the next frame renders) and the
+    /// hit reaction's copy of it.
+    private var lastPicture: FramePicture?
+    private var reactionPixels: [UInt8] = []
     private let clock = ContinuousClock()
 
     init(window: SDLWindow, presenter: GLPresenter, gui: ImGuiLayer) {
@@ -69,6 +73,7 @@ final class EditorWindow: FrameOutput {
         } else {
             let panelsInImage = gui.endFrame(blendingInto: &picture.image)
             lastUpload = (true, panelsInImage)
+            lastPicture = picture
             t2 = clock.now
             let image = picture.image
             image.pixels.withUnsafeBytes { presenter.upload(pixels: $0.baseAddress!, width: image.width, height: image.height) }
@@ -103,36 +108,52 @@ final class EditorWindow: FrameOutput {
     /// The hit reaction (HitReaction): the last presented picture again, each
     /// channel through `curve`, in every window whose swap does not wait for
     /// vsync; the panels are drawn over it again where GL drew them. Skipped
-    /// in a window whose panels were blended into its picture (they would
-    /// flash too) or that shows a GPU picture. True when something was presented.
+    /// where the panels were blended into the picture (they would flash too)
+    /// and for a GPU picture. The curve goes through a table on the CPU, both
+    /// cores (the engine's workers wait meanwhile), then the usual upload and
+    /// draw: a software GL took twice as long for a shader of the same formula.
+    /// True when something was presented.
     func presentReaction(curve: ReactionCurve) -> Bool {
-        guard lastUpload.cpu else { return false }
-        var shown = false
+        guard lastUpload.cpu, let picture = lastPicture else { return false }
+        let clean = !(lastUpload.panelsInImage && gui.vertexCount > 0)
+        let inEditor = clean && window.vsync == .timer
+        let inProjector = clean && projector?.window.vsync == .timer
+        guard inEditor || inProjector else { return false }
         let t0 = clock.now
-        var t1 = t0
-        if window.vsync == .timer, !lastUpload.panelsInImage || gui.vertexCount == 0 {
-            if presenter.drawThroughCurve(curve, drawable: window.drawableSize) {
-                if gui.vertexCount > 0 { gui.drawOverPicture() }
-                t1 = clock.now
-                window.swap()
-                shown = true
+        let image = picture.image
+        let count = image.width * image.height
+        if reactionPixels.count != count * 4 { reactionPixels = [UInt8](repeating: 0, count: count * 4) }
+        let table = curve.table
+        table.withUnsafeBufferPointer { t in
+            image.pixels.withUnsafeBufferPointer { src in
+                reactionPixels.withUnsafeMutableBufferPointer { dst in
+                    let span = PixelSpan(table: t.baseAddress!, source: src.baseAddress!, target: dst.baseAddress!)
+                    DispatchQueue.concurrentPerform(iterations: 4) { k in
+                        ReactionCurve.apply(table: span.table, source: span.source, target: span.target,
+                                            pixels: count * k / 4..<count * (k + 1) / 4)
+                    }
+                }
             }
         }
-        if let p = projector, p.window.vsync == .timer {
+        func present(_ w: SDLWindow, _ p: GLPresenter, panels: Bool) {
+            let size = w.drawableSize
+            reactionPixels.withUnsafeBytes { p.upload(pixels: $0.baseAddress!, width: image.width, height: image.height) }
+            p.draw(viewport: (0, 0, size.width, size.height), drawable: size)
+            if panels { gui.drawOverPicture() }
+            w.swap()
+        }
+        let t1 = clock.now
+        if inEditor { present(window, presenter, panels: gui.vertexCount > 0) }
+        if inProjector, let p = projector {
             p.window.makeCurrent()
-            if p.presenter.drawThroughCurve(curve, drawable: p.window.drawableSize) {
-                p.window.swap()
-                shown = true
-            }
+            present(p.window, p.presenter, panels: false)
             window.makeCurrent()
         }
-        if shown {
-            reactions += 1
-            let t2 = clock.now, a = 1 / Double(min(reactions, 30))
-            reactionMs.draw += a * ((t1 - t0).milliseconds - reactionMs.draw)
-            reactionMs.swap += a * ((t2 - t1).milliseconds - reactionMs.swap)
-        }
-        return shown
+        reactions += 1
+        let t2 = clock.now, a = 1 / Double(min(reactions, 30))
+        reactionMs.draw += a * ((t1 - t0).milliseconds - reactionMs.draw)
+        reactionMs.swap += a * ((t2 - t1).milliseconds - reactionMs.swap)
+        return true
     }
 
     /// The panels' actions of the last frame, once.
@@ -195,4 +216,11 @@ extension Duration {
     var milliseconds: Double {
         Double(components.seconds) * 1000 + Double(components.attoseconds) * 1e-15
     }
+}
+
+/// The hit reaction's buffers, for the worker threads that apply its table.
+private struct PixelSpan: @unchecked Sendable {
+    let table: UnsafePointer<UInt8>
+    let source: UnsafePointer<UInt8>
+    let target: UnsafeMutablePointer<UInt8>
 }
