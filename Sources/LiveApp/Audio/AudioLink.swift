@@ -185,6 +185,7 @@ final class AudioLink {
             break
         }
         if status == .off { return .silent }
+        lateLatching = lateLatch
         return latch.takeStart(lateLatch: lateLatch)
     }
 
@@ -197,15 +198,19 @@ final class AudioLink {
         return latch.takeLate()
     }
 
+    /// Whether the frames latch the picture late (set at each frame start).
+    private var lateLatching = false
+
     /// Hops the driving analysis has queued so far (any thread; it moves
     /// when there is something new to drain).
     var hopsQueued: Int { (demo ?? capture)?.hops ?? 0 }
 
-    /// For the hit reaction, between the frame's latches: drains the new
-    /// hops and returns the picture's features so far (not taken: the late
-    /// latch still takes them) when they hold an onset; else nil.
+    /// For the hit reaction, while the picture latches late (no visual
+    /// offset): drains the new hops and returns the picture's features so
+    /// far — every hop since the last picture's latch, not taken: the next
+    /// late latch still takes them — when they hold an onset; else nil.
     func reactionFeatures() -> AudioFeatures? {
-        guard latch.awaitsLateLatch, isDriving else { return nil }
+        guard lateLatching, isDriving else { return nil }
         drainHops()
         let f = latch.peekPicture()
         return f.onset ? f : nil

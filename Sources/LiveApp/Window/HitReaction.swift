@@ -8,7 +8,8 @@ import LiveCore
 /// hit heard during the simulation step waits for the rest of the step and
 /// the whole post chain before anyone sees it (docs/live-control.md
 /// "Latency"). Between the step's chunks of work (`EngineBackend.setStepHook`,
-/// every ~0.1–0.5 ms, while the other worker goes on) this looks for new
+/// every ~0.1–0.5 ms, while the other worker goes on), and every millisecond
+/// while timer pacing waits for the next frame, this looks for new
 /// analysis hops; when they hold an onset whose routes raise the picture's
 /// exposure, the picture already on screen is presented again through the
 /// exposure's tone curve (`ReactionCurve`) — what the post chain would show

@@ -121,6 +121,7 @@ final class LiveRunner {
 
         var clock = DisplayClock(quitAfter: options.quitAfter) { [unowned self] in !running }
         clock.timerFPS = options.maxFPS ?? 60
+        clock.whileWaiting = { [unowned hitReaction] in hitReaction.check()?() }
         control.clockShift = (clock.origin - controlOrigin) / .seconds(1)
         linkSource.frameOrigin = clock.origin
         while let tick = clock.next() {

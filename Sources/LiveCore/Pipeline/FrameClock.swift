@@ -98,6 +98,9 @@ public struct DisplayClock: FrameClock {
     public var timerPacing = false
     /// Frames per second of timer pacing (60 where the display gives no vsync).
     public var timerFPS = 60.0
+    /// Called about every millisecond while timer pacing sleeps out a frame
+    /// (the live window's hit reaction looks for a hit there).
+    public var whileWaiting: (() -> Void)?
     /// Stops the loop (quit requested) when it returns true.
     public var quitAfter: Double?
     private let clock = ContinuousClock()
@@ -121,7 +124,18 @@ public struct DisplayClock: FrameClock {
     public mutating func next() -> FrameTick? {
         if index > 0, timerPacing {
             let budget = 1.0 / timerFPS - ScheduleClock.seconds(clock.now - frameStart)
-            if budget > 0.0002 { Thread.sleep(forTimeInterval: budget) }
+            if budget > 0.0002 {
+                if let whileWaiting {
+                    let end = clock.now + .nanoseconds(Int64(budget * 1e9))
+                    while clock.now < end {
+                        whileWaiting()
+                        let left = ScheduleClock.seconds(end - clock.now)
+                        if left > 0 { Thread.sleep(forTimeInterval: min(0.001, left)) }
+                    }
+                } else {
+                    Thread.sleep(forTimeInterval: budget)
+                }
+            }
         }
         if stop() { return nil }
         let now = clock.now
