@@ -30,6 +30,8 @@ final class EditorWindow: FrameOutput {
     /// Hit reactions presented (`presentReaction`) and the running mean of
     /// their parts (ms): the curve applied on the CPU, then upload, draw and swap.
     private(set) var reactions = 0
+    /// Frames presented through a hit's curve (`curveAtPresent`).
+    private(set) var curvedFrames = 0
     private(set) var reactionMs = (draw: 0.0, swap: 0.0)
     /// What the last frame left in the presenters: a CPU picture (uploaded)
     /// and whether panels were blended into the uploaded picture.
@@ -38,6 +40,9 @@ final class EditorWindow: FrameOutput {
     /// hit reaction's copy of it.
     private var lastPicture: FramePicture?
     private var reactionPixels: [UInt8] = []
+    /// The hit reaction at a frame's present: how the frame's picture should
+    /// show hits heard since its late latch (nil: none). Asked once per CPU frame.
+    var curveAtPresent: () -> ReactionCurve? = { nil }
     private let clock = ContinuousClock()
 
     init(window: SDLWindow, presenter: GLPresenter, gui: ImGuiLayer) {
@@ -48,13 +53,21 @@ final class EditorWindow: FrameOutput {
 
     func show(_ frame: FramePipeline.Frame, picture: FramePicture) {
         let t0 = clock.now
+        // A hit heard while this frame's post chain ran: the picture goes out
+        // through its curve (HitReaction), before the panels are blended in.
+        let curved = picture.texture == nil ? curveAtPresent().map { curve(picture.image, through: $0) } ?? false : false
+        if curved { curvedFrames += 1 }
         // The projector gets the picture before the panels are blended into
         // it (GL copies the pixels at upload; a GPU picture is read back for
         // it, since the projector's context does not share the texture).
         if let p = projector {
             p.window.makeCurrent()
             let image = picture.image
-            image.pixels.withUnsafeBytes { p.presenter.upload(pixels: $0.baseAddress!, width: image.width, height: image.height) }
+            if curved {
+                reactionPixels.withUnsafeBytes { p.presenter.upload(pixels: $0.baseAddress!, width: image.width, height: image.height) }
+            } else {
+                image.pixels.withUnsafeBytes { p.presenter.upload(pixels: $0.baseAddress!, width: image.width, height: image.height) }
+            }
             window.makeCurrent()
         }
         let t1 = clock.now
@@ -76,7 +89,12 @@ final class EditorWindow: FrameOutput {
             lastPicture = picture
             t2 = clock.now
             let image = picture.image
-            image.pixels.withUnsafeBytes { presenter.upload(pixels: $0.baseAddress!, width: image.width, height: image.height) }
+            if curved, !(panelsInImage && gui.vertexCount > 0) {
+                // (Where the panels were blended in, the editor shows the frame as it is; the projector has the hit.)
+                reactionPixels.withUnsafeBytes { presenter.upload(pixels: $0.baseAddress!, width: image.width, height: image.height) }
+            } else {
+                image.pixels.withUnsafeBytes { presenter.upload(pixels: $0.baseAddress!, width: image.width, height: image.height) }
+            }
             presenter.draw(viewport: (0, 0, drawable.width, drawable.height), drawable: drawable)
             if !panelsInImage { gui.drawOverPicture() }
         }
@@ -121,20 +139,7 @@ final class EditorWindow: FrameOutput {
         guard inEditor || inProjector else { return false }
         let t0 = clock.now
         let image = picture.image
-        let count = image.width * image.height
-        if reactionPixels.count != count * 4 { reactionPixels = [UInt8](repeating: 0, count: count * 4) }
-        let table = curve.table
-        table.withUnsafeBufferPointer { t in
-            image.pixels.withUnsafeBufferPointer { src in
-                reactionPixels.withUnsafeMutableBufferPointer { dst in
-                    let span = PixelSpan(table: t.baseAddress!, source: src.baseAddress!, target: dst.baseAddress!)
-                    DispatchQueue.concurrentPerform(iterations: 4) { k in
-                        ReactionCurve.apply(table: span.table, source: span.source, target: span.target,
-                                            pixels: count * k / 4..<count * (k + 1) / 4)
-                    }
-                }
-            }
-        }
+        _ = self.curve(image, through: curve)
         func present(_ w: SDLWindow, _ p: GLPresenter, panels: Bool) {
             let size = w.drawableSize
             reactionPixels.withUnsafeBytes { p.upload(pixels: $0.baseAddress!, width: image.width, height: image.height) }
@@ -153,6 +158,25 @@ final class EditorWindow: FrameOutput {
         let t2 = clock.now, a = 1 / Double(min(reactions, 30))
         reactionMs.draw += a * ((t1 - t0).milliseconds - reactionMs.draw)
         reactionMs.swap += a * ((t2 - t1).milliseconds - reactionMs.swap)
+        return true
+    }
+
+    /// `image` through `curve` into `reactionPixels`, on all cores. True (for chaining).
+    private func curve(_ image: RGBAImage, through curve: ReactionCurve) -> Bool {
+        let count = image.width * image.height
+        if reactionPixels.count != count * 4 { reactionPixels = [UInt8](repeating: 0, count: count * 4) }
+        let table = curve.table
+        table.withUnsafeBufferPointer { t in
+            image.pixels.withUnsafeBufferPointer { src in
+                reactionPixels.withUnsafeMutableBufferPointer { dst in
+                    let span = PixelSpan(table: t.baseAddress!, source: src.baseAddress!, target: dst.baseAddress!)
+                    DispatchQueue.concurrentPerform(iterations: 4) { k in
+                        ReactionCurve.apply(table: span.table, source: span.source, target: span.target,
+                                            pixels: count * k / 4..<count * (k + 1) / 4)
+                    }
+                }
+            }
+        }
         return true
     }
 

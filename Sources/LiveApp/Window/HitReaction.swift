@@ -14,8 +14,10 @@ import LiveCore
 /// exposure, the picture already on screen is presented again through the
 /// exposure's tone curve (`ReactionCurve`) — what the post chain would show
 /// with the new exposure — and the full frame follows with every route
-/// applied. At most one reaction per frame; only in windows whose swap does
-/// not wait for vsync (EditorWindow.presentReaction). The routes' state is
+/// applied. A hit heard while the post chain runs goes out with that frame's
+/// present, through the curve from its picture (`curveAtPresent`). Each
+/// reaction needs an onset newer than the last one shown; only in windows
+/// whose swap does not wait for vsync (EditorWindow.presentReaction). The routes' state is
 /// not advanced, and offline renders never react (their frames stay
 /// deterministic). Main thread only.
 final class HitReaction {
@@ -25,8 +27,8 @@ final class HitReaction {
     /// Off with `--no-hit-reaction`.
     var enabled = true
     private var seenHops = 0
-    /// The window's present count at the last reaction (one per frame).
-    private var reactedAt = -1
+    /// Onsets taken when the last reaction was shown: a reaction needs a newer one.
+    private var reactedOnsets = 0
 
     init(pipeline: FramePipeline, editorWindow: EditorWindow, audio: AudioShell) {
         self.pipeline = pipeline
@@ -34,9 +36,20 @@ final class HitReaction {
         self.audio = audio
     }
 
-    /// Installs the check between the simulation's chunks.
+    /// Installs the check between the simulation's chunks and at each frame's present.
     func attach() {
         pipeline.backend.setStepHook { [unowned self] in check() }
+        editorWindow.curveAtPresent = { [unowned self] in curveAtPresent() }
+    }
+
+    /// At a frame's present: a hit heard while its post chain ran (after its
+    /// late latch) goes out with this frame, through the curve from its
+    /// picture; the next frame takes it whole.
+    func curveAtPresent() -> ReactionCurve? {
+        guard enabled, let link = audio.link, let f = link.reactionFeatures(), link.onsetsSeen > reactedOnsets,
+              let curve = pipeline.reactionCurve(features: f) else { return nil }
+        reactedOnsets = link.onsetsSeen
+        return curve
     }
 
     /// Between two chunks of the step: cheap unless the analysis queued a
@@ -48,10 +61,10 @@ final class HitReaction {
         let hops = link.hopsQueued
         guard hops != seenHops else { return nil }
         seenHops = hops
-        guard reactedAt != editorWindow.presents, let f = link.reactionFeatures(),
+        guard let f = link.reactionFeatures(), link.onsetsSeen > reactedOnsets,
               let curve = pipeline.reactionCurve(features: f) else { return nil }
         return { [unowned self] in
-            reactedAt = editorWindow.presents
+            reactedOnsets = link.onsetsSeen
             guard editorWindow.presentReaction(curve: curve) else { return }
             link.markOnsetsShown(at: DispatchTime.now().uptimeNanoseconds)
         }

@@ -159,7 +159,7 @@ final class WindowReport: FrameFeedback, ActionSource {
             ("engine", engineStats()),
             ("split", .object([("sim", r(m.sim, 3)), ("render", r(m.render, 3)), ("present", r(m.present, 3)), ("ui", r(m.ui, 3))])),
             ("bands", .object(bands)), ("onsets", .int(link?.onsetsSeen ?? 0)),
-            ("hitReactions", .object([("count", .int(editorWindow.reactions)), ("curveMs", r(editorWindow.reactionMs.draw, 2)),
+            ("hitReactions", .object([("count", .int(editorWindow.reactions)), ("framesCurved", .int(editorWindow.curvedFrames)), ("curveMs", r(editorWindow.reactionMs.draw, 2)),
                                       ("presentMs", r(editorWindow.reactionMs.swap, 2))])),
             ("droppedAudio", .int(link?.droppedSamples ?? 0)),
             ("audio", .string(link?.status.label ?? "audio off")), ("source", model.audio.source.map(JSONNode.string) ?? .null),
