@@ -211,7 +211,7 @@ final class AudioLink {
     /// late latch still takes them — when they hold an onset; else nil.
     func reactionFeatures() -> AudioFeatures? {
         guard lateLatching, isDriving else { return nil }
-        drainHops()
+        drainHops(latching: false)
         let f = latch.peekPicture()
         return f.onset ? f : nil
     }
@@ -223,9 +223,11 @@ final class AudioLink {
     }
 
     /// Drains the driving analysis into the frame latch, noting when each
-    /// onset hop was taken (for the latency readout).
-    private func drainHops() {
-        latchedAt = DispatchTime.now().uptimeNanoseconds
+    /// onset hop was taken (for the latency readout). `latching`: a frame
+    /// takes features now (its start or late latch), so the readout's frame
+    /// latch time and hop count move; the hit reaction's look does not.
+    private func drainHops(latching: Bool = true) {
+        if latching { latchedAt = DispatchTime.now().uptimeNanoseconds }
         let source = demo ?? capture
         source?.drainFeatures { f in
             latch.add(f)
@@ -235,7 +237,7 @@ final class AudioLink {
                 takenOnsets.append((f.time, DispatchTime.now().uptimeNanoseconds, nil))
             }
         }
-        lastFrameHops = latch.pictureHops
+        if latching { lastFrameHops = latch.pictureHops }
         // Drain the idle capture too, so its queue never backs up.
         if demo != nil { capture?.drainFeatures { _ in } }
     }
