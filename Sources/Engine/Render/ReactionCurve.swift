@@ -88,7 +88,7 @@ public struct ReactionCurve: Sendable, Equatable {
 
     /// The light `x ≥ 0` whose tone-mapped value is `y` (`filmic(x) = y`);
     /// values at or above the curve's ceiling map to a large light.
-    public static func inverseFilmic(_ y: Float) -> Float {
+    static func inverseFilmic(_ y: Float) -> Float {
         guard y > 0 else { return 0 }
         guard y < 0.999 else { return 1000 }
         // filmic(x) = x(6.2x + 0.5) / (x(6.2x + 1.7) + 0.06), x shifted by 0.004:

@@ -25,14 +25,12 @@ final class EditorWindow: FrameOutput {
     private(set) var timing = (present: 0.0, ui: 0.0, swap: 0.0)
     /// When the last frame's swap returned (the frame was handed to the display).
     private(set) var lastPresent: ContinuousClock.Instant?
-    /// Frames presented (hit reactions not counted).
-    private(set) var presents = 0
     /// Hit reactions presented (`presentReaction`) and the running mean of
     /// their parts (ms): the curve applied on the CPU, then upload, draw and swap.
     private(set) var reactions = 0
     /// Frames presented through a hit's curve (`curveAtPresent`).
     private(set) var curvedFrames = 0
-    private(set) var reactionMs = (draw: 0.0, swap: 0.0)
+    private(set) var reactionMs = (curve: 0.0, present: 0.0)
     /// What the last frame left in the presenters: a CPU picture (uploaded)
     /// and whether panels were blended into the uploaded picture.
     private var lastUpload = (cpu: false, panelsInImage: false)
@@ -55,8 +53,12 @@ final class EditorWindow: FrameOutput {
         let t0 = clock.now
         // A hit heard while this frame's post chain ran: the picture goes out
         // through its curve (HitReaction), before the panels are blended in.
-        let curved = picture.texture == nil ? curveAtPresent().map { curve(picture.image, through: $0) } ?? false : false
-        if curved { curvedFrames += 1 }
+        var curved = false
+        if picture.texture == nil, let c = curveAtPresent() {
+            curve(picture.image, through: c)
+            curved = true
+            curvedFrames += 1
+        }
         // The projector gets the picture before the panels are blended into
         // it (GL copies the pixels at upload; a GPU picture is read back for
         // it, since the projector's context does not share the texture).
@@ -119,7 +121,6 @@ final class EditorWindow: FrameOutput {
         }
         let t4 = clock.now
         lastPresent = t4
-        presents += 1
         timing = (((t1 - t0) + (t4 - t2)).milliseconds, (t2 - t1).milliseconds, (t4 - t3).milliseconds)
     }
 
@@ -139,7 +140,7 @@ final class EditorWindow: FrameOutput {
         guard inEditor || inProjector else { return false }
         let t0 = clock.now
         let image = picture.image
-        _ = self.curve(image, through: curve)
+        self.curve(image, through: curve)
         func present(_ w: SDLWindow, _ p: GLPresenter, panels: Bool) {
             let size = w.drawableSize
             reactionPixels.withUnsafeBytes { p.upload(pixels: $0.baseAddress!, width: image.width, height: image.height) }
@@ -156,13 +157,13 @@ final class EditorWindow: FrameOutput {
         }
         reactions += 1
         let t2 = clock.now, a = 1 / Double(min(reactions, 30))
-        reactionMs.draw += a * ((t1 - t0).milliseconds - reactionMs.draw)
-        reactionMs.swap += a * ((t2 - t1).milliseconds - reactionMs.swap)
+        reactionMs.curve += a * ((t1 - t0).milliseconds - reactionMs.curve)
+        reactionMs.present += a * ((t2 - t1).milliseconds - reactionMs.present)
         return true
     }
 
-    /// `image` through `curve` into `reactionPixels`, on all cores. True (for chaining).
-    private func curve(_ image: RGBAImage, through curve: ReactionCurve) -> Bool {
+    /// `image` through `curve` into `reactionPixels`, on all cores.
+    private func curve(_ image: RGBAImage, through curve: ReactionCurve) {
         let count = image.width * image.height
         if reactionPixels.count != count * 4 { reactionPixels = [UInt8](repeating: 0, count: count * 4) }
         let table = curve.table
@@ -177,7 +178,6 @@ final class EditorWindow: FrameOutput {
                 }
             }
         }
-        return true
     }
 
     /// The panels' actions of the last frame, once.

@@ -46,10 +46,15 @@ final class HitReaction {
     /// late latch) goes out with this frame, through the curve from its
     /// picture; the next frame takes it whole.
     func curveAtPresent() -> ReactionCurve? {
-        guard enabled, let link = audio.link, let f = link.reactionFeatures(), link.onsetsSeen > reactedOnsets,
-              let curve = pipeline.reactionCurve(features: f) else { return nil }
+        guard enabled, let link = audio.link, let curve = newHitCurve(link) else { return nil }
         reactedOnsets = link.onsetsSeen
         return curve
+    }
+
+    /// The curve for an onset newer than the last one shown, when its routes raise the exposure.
+    private func newHitCurve(_ link: AudioLink) -> ReactionCurve? {
+        guard let f = link.reactionFeatures(), link.onsetsSeen > reactedOnsets else { return nil }
+        return pipeline.reactionCurve(features: f)
     }
 
     /// Between two chunks of the step: cheap unless the analysis queued a
@@ -61,8 +66,7 @@ final class HitReaction {
         let hops = link.hopsQueued
         guard hops != seenHops else { return nil }
         seenHops = hops
-        guard let f = link.reactionFeatures(), link.onsetsSeen > reactedOnsets,
-              let curve = pipeline.reactionCurve(features: f) else { return nil }
+        guard let curve = newHitCurve(link) else { return nil }
         return { [unowned self] in
             reactedOnsets = link.onsetsSeen
             guard editorWindow.presentReaction(curve: curve) else { return }
