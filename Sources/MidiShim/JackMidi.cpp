@@ -127,7 +127,7 @@ void release(midishim_jack *j) {
 }
 }  // namespace
 
-extern "C" midishim_jack *midishim_jack_open(const char *client, const char *server, char *error, size_t error_size) {
+extern "C" midishim_jack *midishim_jack_open(const char *client, const char *server, bool activate, char *error, size_t error_size) {
     jack_status_t status = static_cast<jack_status_t>(0);
     jack_client_t *c = server ? jack_client_open(client, static_cast<jack_options_t>(JackNoStartServer | JackServerName), &status, server)
                               : jack_client_open(client, JackNoStartServer, &status);
@@ -149,12 +149,17 @@ extern "C" midishim_jack *midishim_jack_open(const char *client, const char *ser
     jack_on_info_shutdown(c, onShutdown, j);
     jack_set_port_registration_callback(c, onPortRegistration, j);
     jack_set_port_connect_callback(c, onConnect, j);
-    if (jack_activate(c) != 0) {
-        midishim::copy("JACK: could not activate the client", error, error_size);
+    if (activate && !midishim_jack_activate(j, error, error_size)) {
         release(j);
         return nullptr;
     }
     return j;
+}
+
+extern "C" bool midishim_jack_activate(midishim_jack *j, char *error, size_t error_size) {
+    if (jack_activate(j->client) == 0) return true;
+    midishim::copy("JACK: could not activate the client", error, error_size);
+    return false;
 }
 
 extern "C" void midishim_jack_close(midishim_jack *j) {

@@ -74,6 +74,50 @@ extension JackClientSuites {
         #expect(app.wait(seconds: 30) == 0)
     }
 
+    /// A JACK client's ports appear before it activates, and JACK refuses to
+    /// connect an inactive client's ports. A controller the app finds in
+    /// that moment is picked up once it is active: its controls drive their
+    /// bindings and it is sent every bound value (the controller-template
+    /// window test once caught its first controller there, and the app then
+    /// listened to it but never sent it a value), with no notice about a
+    /// refusal that fixed itself.
+    @Test(.enabled(if: JackServer.available, "jackd2 is needed (scripts/test installs it)"))
+    func aControllerFoundBeforeItsClientIsActiveIsPickedUpOnceItIs() throws {
+        let jack = try JackServer()
+        defer { jack.stop() }
+        let fx = try RemoteFixture()
+        let folder = fx.dir.appendingPathComponent("physarum")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try MidiBindingsFile.save([MidiBinding(control: MidiControl(.cc, channel: 0, number: 7), target: .param(.vignette))],
+                                  to: folder.appendingPathComponent("midi-bindings.json"))
+        let (app, state) = try Self.open(fx, jack.name, extra: ["--verbose"])
+        defer { app.stop() }
+        #expect(poll(seconds: 90) { Self.status(state).hasPrefix("MIDI on JACK") }, "\(app.stderr)")
+        let pad = try JackMidiClient(name: "Late Pad", server: jack.name, activate: false)
+        // The app found both ports and JACK refused to connect them (the library log, shown under --verbose).
+        #expect(poll(seconds: 30) { app.stderr.contains("cannot listen to Late Pad:out") && app.stderr.contains("cannot send to Late Pad:in") },
+                "\(app.stderr.suffix(1500))")
+        try pad.activate()
+        #expect(poll(seconds: 30) { (Self.midi(state)?["inputs"] as? [String])?.contains("Late Pad:out") == true }, "listened to once active")
+        var buffer = [UInt8](repeating: 0, count: 256)
+        var values: [Int] = []
+        let fed = poll(seconds: 30) {
+            while let n = pad.next(into: &buffer) {
+                if case .controlChange(0, 7, let v)? = MidiMessage(bytes: buffer[0..<n]) { values.append(v) }
+            }
+            return !values.isEmpty
+        }
+        #expect(fed, "the bound value is sent once the pad is active: \(app.stderr.suffix(1500))")
+        for v in [0, 127, 64] { pad.send(MidiMessage.controlChange(channel: 0, controller: 7, value: v).bytes) }
+        #expect(poll(seconds: 30) {
+            abs((((readJSON(state)?["params"] as? [String: Any])?["effects.vignette"] as? NSNumber)?.doubleValue ?? -1) - 64.0 / 127) < 1e-6
+        }, "its control drives its binding")
+        let history = ((readJSON(state)?["notices"] as? [String: Any])?["history"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String }
+        #expect(!history.contains { $0.contains("cannot") }, "no notice for a refusal that fixed itself: \(history)")
+        app.signal(SIGTERM)
+        #expect(app.wait(seconds: 30) == 0)
+    }
+
     @Test(.enabled(if: JackServer.available, "jackd2 is needed (scripts/test installs it)"))
     func aLeftOverSocketGivesOneClearLineAndALaterServerIsPickedUp() throws {
         let name = "physarum-gone-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"

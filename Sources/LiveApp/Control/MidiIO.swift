@@ -69,7 +69,7 @@ final class MidiIO: @unchecked Sendable {
     private func run() {
         var backend = open(first: true)
         firstAttempt.signal()
-        var listening: [String: Bool] = [:], feeding: Set<String> = []
+        var ports = ScannedPorts()
         var lastOutputs = 0
         var buffer = [UInt8](repeating: 0, count: 1024)
         var nextScan = ContinuousClock.now, nextTry = ContinuousClock.now + .seconds(1)
@@ -77,8 +77,7 @@ final class MidiIO: @unchecked Sendable {
             let now = ContinuousClock.now
             if let b = backend, !b.alive {
                 backend = nil
-                listening = [:]
-                feeding = []
+                ports = ScannedPorts()
                 portList.withLock { $0 = ([], []) }
                 say("MIDI: the \(b.system.rawValue) server went away; MIDI is off until it is back (looking every second)", .warning)
                 setStatus("MIDI off: the \(b.system.rawValue) server went away (looking for it every second)")
@@ -99,7 +98,7 @@ final class MidiIO: @unchecked Sendable {
             guard let b = backend else { continue }
             if now >= nextScan || b.takeChanged() {
                 nextScan = now + .seconds(1)
-                scan(b, listening: &listening, feeding: &feeding)
+                scan(b, ports: &ports)
                 let outs = b.outputConnections
                 if outs > lastOutputs { connections.add(1, ordering: .relaxed) }
                 lastOutputs = outs
@@ -152,33 +151,66 @@ final class MidiIO: @unchecked Sendable {
 
     /// Connects to controller ports that appeared and forgets those that went
     /// away. A port is connected when it first appears (one the user then
-    /// disconnects by hand stays disconnected until it comes back).
-    private func scan(_ b: any MidiBackend, listening: inout [String: Bool], feeding: inout Set<String>) {
+    /// disconnects by hand stays disconnected until it comes back). A
+    /// connection refused is tried again at every scan: a JACK client's
+    /// ports appear before it activates, and JACK refuses to connect an
+    /// inactive client's ports, so a controller caught in between would
+    /// otherwise stay deaf (or dark: no feedback) until replugged. A refusal
+    /// goes to the library log at once and is said to the user only when
+    /// it is still refused `ScannedPorts.patience` later.
+    private func scan(_ b: any MidiBackend, ports: inout ScannedPorts) {
         let sources = b.sources(), destinations = b.destinations()
         var news: [String] = []
-        for name in sources where listening[name] == nil {
+        for name in sources where ports.listening[name] != true {
             do {
                 try b.listen(to: name)
-                listening[name] = true
+                ports.listening[name] = true
                 news.append("MIDI: listening to \(name)")
             } catch {
-                listening[name] = false  // said once; tried again when it comes back
-                news.append("MIDI: cannot listen to \(name): \(error)")
+                let now = ContinuousClock.now
+                if ports.listening[name] == nil {
+                    MidiLibraryLog.add("cannot listen to \(name) (trying again at each scan): \(error)")
+                    ports.refusedSince[name] = now
+                } else if let since = ports.refusedSince[name], now - since >= ScannedPorts.patience {
+                    ports.refusedSince[name] = nil  // said once
+                    news.append("MIDI: cannot listen to \(name): \(error)")
+                }
+                ports.listening[name] = false
             }
         }
-        for name in listening.keys where !sources.contains(name) {
-            if listening.removeValue(forKey: name) == true { news.append("MIDI: \(name) went away") }
+        for name in ports.listening.keys where !sources.contains(name) {
+            if ports.listening.removeValue(forKey: name) == true { news.append("MIDI: \(name) went away") }
+            ports.refusedSince[name] = nil
             b.stopListening(to: name)
         }
-        for name in destinations where !feeding.contains(name) {
-            feeding.insert(name)
-            do { try b.feed(name) } catch { MidiLibraryLog.add("cannot send to \(name): \(error)") }
+        for name in destinations where !ports.feeding.contains(name) {
+            do {
+                try b.feed(name)
+                ports.feeding.insert(name)
+                ports.feedRefused.remove(name)
+            } catch {
+                if ports.feedRefused.insert(name).inserted { MidiLibraryLog.add("cannot send to \(name) (trying again at each scan): \(error)") }
+            }
         }
-        for name in feeding where !destinations.contains(name) {
-            feeding.remove(name)
+        for name in ports.feeding where !destinations.contains(name) {
+            ports.feeding.remove(name)
             b.stopFeeding(name)
         }
-        portList.withLock { $0 = (listening.filter(\.value).keys.sorted(), feeding.sorted()) }
+        ports.feedRefused.formIntersection(destinations)
+        portList.withLock { $0 = (ports.listening.filter(\.value).keys.sorted(), ports.feeding.sorted()) }
         for n in news { say(n, .info) }
     }
+}
+
+/// What the MIDI thread's scans found: ports listened to (true) or refused
+/// (false, tried again), since when a refusal not yet said holds, ports
+/// fed, feeds refused (logged once).
+private struct ScannedPorts {
+    /// How long a port may refuse before the user is told (a client that
+    /// is slow to activate is not worth a notice).
+    static let patience = Duration.seconds(3)
+    var listening: [String: Bool] = [:]
+    var refusedSince: [String: ContinuousClock.Instant] = [:]
+    var feeding: Set<String> = []
+    var feedRefused: Set<String> = []
 }

@@ -144,9 +144,12 @@ final class JackMidiClient: @unchecked Sendable {
     /// Opens the client on the server named `server`, by default the one
     /// $JACK_DEFAULT_SERVER names (never starting one). Tests name theirs:
     /// setting the variable in a process whose other threads read it is a race.
-    init(name asked: String, server: String? = nil) throws(MidiError) {
+    /// `activate` false: the ports exist but cannot be connected until
+    /// `activate()` (what a client shows between registering its ports and
+    /// activating; tests use it to plug a controller in at that moment).
+    init(name asked: String, server: String? = nil, activate: Bool = true) throws(MidiError) {
         let (h, text) = withErrorText { e, n in
-            if let server { server.withCString { midishim_jack_open(asked, $0, e, n) } } else { midishim_jack_open(asked, nil, e, n) }
+            if let server { server.withCString { midishim_jack_open(asked, $0, activate, e, n) } } else { midishim_jack_open(asked, nil, activate, e, n) }
         }
         guard let h else { throw MidiError(description: text) }
         handle = h
@@ -154,6 +157,12 @@ final class JackMidiClient: @unchecked Sendable {
     }
 
     deinit { midishim_jack_close(handle) }
+
+    /// Activates a client opened with `activate: false`.
+    func activate() throws(MidiError) {
+        let (ok, text) = withErrorText { midishim_jack_activate(handle, $0, $1) }
+        if !ok { throw MidiError(description: text) }
+    }
 
     /// False once the server shut the client down.
     var alive: Bool { midishim_jack_alive(handle) }

@@ -47,8 +47,12 @@ bool midishim_rt_send(midishim_rt *m, const unsigned char *bytes, size_t size);
 typedef struct midishim_jack midishim_jack;
 /* Opens a client named `client` on the server named `server` (NULL: the
    default, $JACK_DEFAULT_SERVER; never starting one), registers "in" and
-   "out" and activates it. NULL on failure, with the reason in `error`. */
-midishim_jack *midishim_jack_open(const char *client, const char *server, char *error, size_t error_size);
+   "out" and activates it unless `activate` is false (its ports then exist
+   but JACK refuses to connect them until midishim_jack_activate). NULL on
+   failure, with the reason in `error`. */
+midishim_jack *midishim_jack_open(const char *client, const char *server, bool activate, char *error, size_t error_size);
+/* Activates a client opened with `activate` false; false on failure, with the reason in `error`. */
+bool midishim_jack_activate(midishim_jack *j, char *error, size_t error_size);
 void midishim_jack_close(midishim_jack *j);
 /* The client's name as the server gave it ("Physarum Live", or with a suffix when taken). */
 size_t midishim_jack_name(midishim_jack *j, char *buffer, size_t size);
