@@ -125,6 +125,11 @@ void ig_new_frame_sdl_gl(void) {
     use_nearest_font_sampling();
     ImGui_ImplSDL2_NewFrame();
     ImGuiIO &io = ImGui::GetIO();
+    // A frame that stalled (a preset load, a busy machine) counts as at most
+    // 0.1 s for the UI's clocks: otherwise a tapped arrow key whose press and
+    // release land on both sides of the stall reads as held past ImGui's
+    // repeat delay (0.275 s) and moves the focus twice.
+    if (io.DeltaTime > 0.1f) io.DeltaTime = 0.1f;
     bool dragging = false;
     for (bool b : io.MouseDown) dragging = dragging || b;
     if (pointerOutside && !dragging) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);

@@ -59,6 +59,8 @@ import Testing
             let k = keys
             try? LiveWindowTests.xdotool(["key", key], display: display.display)
             _ = poll(seconds: 30) { self.keys > k }
+            let downs = key.split(separator: "+").count  // a chord: each key goes down once
+            if keys > k + downs { print("keyboard walk: \(key) tapped once, the window took \(keys - k) key downs") }
             let f = frame
             _ = poll(seconds: 30) { self.frame >= f + 6 }
         }

@@ -64,7 +64,7 @@ struct PulseIntegrationTests {
         let clock = ContinuousClock()
         let player = Process()
         player.executableURL = URL(fileURLWithPath: "/usr/bin/paplay")
-        player.arguments = ["--latency-msec=10", "-d", Self.sink, file]
+        player.arguments = ["--latency-msec=50", "-d", Self.sink, file]
         let t0 = clock.now
         try player.run()
         var detections: [(t: Double, wall: Double)] = []
@@ -78,7 +78,8 @@ struct PulseIntegrationTests {
         }
         #expect(player.terminationStatus == 0)
         print("pulse clicks: \(detections.count) detections for \(clickCount) clicks; capture latency \(capture.status.latency.map { String(format: "%.1f ms", $0 * 1000) } ?? "?")")
-        #expect(detections.count >= clickCount && detections.count <= clickCount + 1)
+        #expect(detections.count >= clickCount && detections.count <= clickCount + 1,
+                "at \(detections.map { String(format: "%.3f", $0.t) }) s; \(capture.status.dropped) samples dropped by the reader")
         // Match in order: each click to the next detection at least its spacing
         // (less 60 ms) after the previous click's. On a busy machine paplay can
         // stall, which delays the later clicks on the monitor's sample clock
@@ -91,7 +92,7 @@ struct PulseIntegrationTests {
         for (k, hit) in hits.prefix(clickCount).enumerated() { delays.append(hit.wall - (first + Double(k) * interval)) }
         let sorted = delays.sorted()
         if !sorted.isEmpty {
-            print(String(format: "pulse clicks: playback-due → detection delay median %.1f ms, min %.1f ms, max %.1f ms (includes paplay's start-up and its 10 ms buffer)",
+            print(String(format: "pulse clicks: playback-due → detection delay median %.1f ms, min %.1f ms, max %.1f ms (includes paplay's start-up and its 50 ms buffer)",
                          sorted[sorted.count / 2] * 1000, sorted.first! * 1000, sorted.last! * 1000))
         }
     }

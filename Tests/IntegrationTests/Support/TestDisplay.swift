@@ -109,7 +109,9 @@ final class PrivateDisplay {
             && !FileManager.default.fileExists(atPath: "/tmp/.X\(n)-lock") {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
-            p.arguments = [":\(n)", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-noreset"]
+            // -r: no key autorepeat, so a key xdotool taps stays one press even when
+            // the machine is so busy that its release comes late (the keyboard walk).
+            p.arguments = [":\(n)", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-noreset", "-r"]
             p.standardOutput = FileHandle.nullDevice
             p.standardError = FileHandle.nullDevice
             guard (try? p.run()) != nil else { continue }
