@@ -41,8 +41,12 @@ import TestSupport
         // --no-midi: this machine has no MIDI system, whose notice is not this test's subject (MidiControlTests).
         // --no-governor: on a loaded CI machine the governor rightly cuts agents below half with a notice
         // (GovernorTests); this test asserts that sound drives the window with no error output.
+        // A daemon of its own: clicks other tests play into the shared sink would be heard here too (and ours there).
+        let daemon = try PrivateDaemon(sinks: ["window_clicks"])
+        defer { daemon.stop() }
+        try daemon.start()
         let app = try AppProcess(["--no-session", "--no-midi", "--no-governor", "--preset", "neon-veins", "--agents", "200000", "--stats", stats.path],
-                                 environment: home.environment())
+                                 environment: home.environment(daemon.clientEnvironment.mapValues { Optional($0) }))
         defer { app.stop() }
         // The null sink works in 2 s blocks until a client asks for low latency:
         // let the app capture for over 2 s before playing.
@@ -52,7 +56,8 @@ import TestSupport
         let clicks = try Self.clickFile(count: 16, interval: 0.4)
         let player = Process()
         player.executableURL = URL(fileURLWithPath: "/usr/bin/paplay")
-        player.arguments = ["--latency-msec=10", "-d", Self.env["PHYSARUM_TEST_SINK"]!, clicks.path]
+        player.arguments = ["--latency-msec=10", "-d", daemon.sinks[0], clicks.path]
+        player.environment = ProcessInfo.processInfo.environment.merging(daemon.clientEnvironment) { $1 }
         try player.run()
         var sawLevels = false
         let heard = poll(seconds: 30) {
@@ -101,6 +106,11 @@ import TestSupport
     /// `--no-hit-reaction` every click waits for its frame.
     @Test(.enabled(if: pulseAvailable, "needs the PulseAudio daemon scripts/test starts"))
     func clicksShowOnThePictureOnScreenWhileTheFrameSimulates() throws {
+        // A daemon of its own: its clicks played into the shared sink were heard by the
+        // pulse click test running beside it (16 detections for 8 clicks).
+        let daemon = try PrivateDaemon(sinks: ["reaction_clicks"])
+        defer { daemon.stop() }
+        try daemon.start()
         for reacting in [true, false] {
             let home = try WindowTestHome(reacting ? "hit-reaction" : "no-hit-reaction")
             let stats = home.file("stats.jsonl")
@@ -108,13 +118,14 @@ import TestSupport
             var args = ["--no-session", "--no-midi", "--no-governor", "--no-ui", "--backend", "cpu", "--agents", "1000000",
                         "--stats", stats.path]
             if !reacting { args.append("--no-hit-reaction") }
-            let app = try AppProcess(args, environment: home.environment())
+            let app = try AppProcess(args, environment: home.environment(daemon.clientEnvironment.mapValues { Optional($0) }))
             defer { app.stop() }
             #expect(poll(seconds: 60) { Self.statsLines(stats).count >= 3 }, "the app runs: \(app.stderr)")
             let clicks = try Self.clickFile(count: 12, interval: 0.35)
             let player = Process()
             player.executableURL = URL(fileURLWithPath: "/usr/bin/paplay")
-            player.arguments = ["--latency-msec=10", "-d", Self.env["PHYSARUM_TEST_SINK"]!, clicks.path]
+            player.arguments = ["--latency-msec=10", "-d", daemon.sinks[0], clicks.path]
+            player.environment = ProcessInfo.processInfo.environment.merging(daemon.clientEnvironment) { $1 }
             try player.run()
             player.waitUntilExit()
             func latest() -> (reactions: Int, measured: Int) {

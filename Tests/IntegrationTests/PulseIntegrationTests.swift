@@ -48,7 +48,11 @@ struct PulseIntegrationTests {
         let file = makeTempDir("pulse-clicks").appendingPathComponent("clicks.wav").path
         try AudioFileWriter.write(clicks.render(count: Int((first + Double(clickCount) * interval) * 48000)), to: file)
 
-        let capture = PulseCapture(source: "\(Self.sink).monitor")
+        // A daemon of its own: the shared sink also carries the clicks window tests play beside this one.
+        let daemon = try PrivateDaemon(sinks: ["pulse_clicks"])
+        defer { daemon.stop() }
+        try daemon.start()
+        let capture = PulseCapture(source: "pulse_clicks.monitor", server: daemon.server)
         let live = LiveAnalysis(source: capture)
         live.start()
         defer { live.stop() }
@@ -64,7 +68,8 @@ struct PulseIntegrationTests {
         let clock = ContinuousClock()
         let player = Process()
         player.executableURL = URL(fileURLWithPath: "/usr/bin/paplay")
-        player.arguments = ["--latency-msec=50", "-d", Self.sink, file]
+        player.arguments = ["--latency-msec=50", "-d", "pulse_clicks", file]
+        player.environment = ProcessInfo.processInfo.environment.merging(daemon.clientEnvironment) { $1 }
         let t0 = clock.now
         try player.run()
         var detections: [(t: Double, wall: Double)] = []
