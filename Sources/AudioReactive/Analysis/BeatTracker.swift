@@ -229,9 +229,9 @@ public struct BeatTracker: Sendable {
         let lags = lagRange
         let maxLag = min(ac.count - 1, n / 2)
         scratch.withUnsafeBufferPointer { x in
-            for l in 1...maxLag {
-                var s: Float = 0
-                for i in l..<n { s += x[i] * x[i - l] }
+            let x0 = x.baseAddress!
+            for l in 1...maxLag {  // eight lanes at a time: a scalar sum waited on each add (~0.1 % of a core live)
+                let s = OnsetNetwork.dot(x0 + l, x0, n - l)
                 ac[l] = s / (energy * Float(n - l) / Float(n))
             }
         }
