@@ -91,7 +91,7 @@ public struct ScheduleClock: FrameClock {
 
 /// The live window: wall-clock time; the display's vsync paces the loop
 /// (the swap blocks), so `next()` only waits when there is no vsync
-/// (`timerPacing`: sleeps out the rest of a 1/`timerFPS` s frame). The
+/// (`timerPacing`: frames on a 1/`timerFPS` s grid, `schedule`). The
 /// frame time (`dt`) is clamped to 1…100 ms so a stall never jumps a fade.
 public struct DisplayClock: FrameClock {
     /// Sleep out the rest of each 1/`timerFPS` s frame (no vsync available, or `--max-fps`).
@@ -106,8 +106,24 @@ public struct DisplayClock: FrameClock {
     private let clock = ContinuousClock()
     private let start: ContinuousClock.Instant
     private var frameStart: ContinuousClock.Instant
+    /// When the current frame was due on timer pacing's grid (seconds since `start`).
+    private var due: Double = 0
     private var index = 0
     private let stop: () -> Bool
+
+    /// Timer pacing's grid: the next frame is due one period after this one
+    /// was due (not after it began), so a sleep's lateness does not add up
+    /// — beginning each wait from the frame's start, the window showed 59.7
+    /// fps paced at 60 with nothing to do, 59.4 at 1M agents where the
+    /// frames fit. A frame late by less than a period starts at once and the
+    /// grid holds (the next one waits less); later than that starts a new
+    /// grid at `now` (no burst of frames to catch up). Seconds; `wait` is
+    /// how long to sleep from `now`.
+    public static func schedule(due: Double, now: Double, period: Double) -> (due: Double, wait: Double) {
+        let next = due + period
+        if next < now - period { return (now, 0) }
+        return (next, max(0, next - now))
+    }
 
     public init(quitAfter: Double? = nil, stop: @escaping () -> Bool) {
         self.quitAfter = quitAfter
@@ -123,23 +139,25 @@ public struct DisplayClock: FrameClock {
 
     public mutating func next() -> FrameTick? {
         if index > 0, timerPacing {
-            let budget = 1.0 / timerFPS - ScheduleClock.seconds(clock.now - frameStart)
-            if budget > 0.0002 {
+            let s = Self.schedule(due: due, now: elapsed, period: 1.0 / timerFPS)
+            due = s.due
+            if s.wait > 0.0002 {
+                let end = start + .nanoseconds(Int64(due * 1e9))
                 if let whileWaiting {
-                    let end = clock.now + .nanoseconds(Int64(budget * 1e9))
                     while clock.now < end {
                         whileWaiting()
                         let left = ScheduleClock.seconds(end - clock.now)
                         if left > 0 { Thread.sleep(forTimeInterval: min(0.001, left)) }
                     }
                 } else {
-                    Thread.sleep(forTimeInterval: budget)
+                    Thread.sleep(forTimeInterval: s.wait)
                 }
             }
         }
         if stop() { return nil }
         let now = clock.now
         let t = ScheduleClock.seconds(now - start)
+        if !timerPacing || index == 0 { due = t }  // a grid starts where pacing starts
         if let q = quitAfter, t >= q { return nil }
         let dt = index > 0 ? max(0.001, min(0.1, ScheduleClock.seconds(now - frameStart))) : 1.0 / 60
         frameStart = now
