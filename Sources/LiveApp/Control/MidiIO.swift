@@ -152,65 +152,78 @@ final class MidiIO: @unchecked Sendable {
     /// Connects to controller ports that appeared and forgets those that went
     /// away. A port is connected when it first appears (one the user then
     /// disconnects by hand stays disconnected until it comes back). A
-    /// connection refused is tried again at every scan: a JACK client's
-    /// ports appear before it activates, and JACK refuses to connect an
-    /// inactive client's ports, so a controller caught in between would
-    /// otherwise stay deaf (or dark: no feedback) until replugged. A refusal
-    /// goes to the library log at once and is said to the user only when
-    /// it is still refused `ScannedPorts.patience` later.
+    /// connection refused is tried again at every scan for
+    /// `ScannedPorts.retryWindow`: a JACK client's ports appear before it
+    /// activates, and JACK refuses to connect an inactive client's ports, so
+    /// a controller caught in between would otherwise stay deaf (or dark: no
+    /// feedback) until replugged. After the window it is left alone until it
+    /// goes away and comes back (on ALSA each try opens a sequencer client,
+    /// which other software sees come and go). A refusal goes to the library
+    /// log at once and is said to the user when it still holds
+    /// `ScannedPorts.patience` later.
     private func scan(_ b: any MidiBackend, ports: inout ScannedPorts) {
         let sources = b.sources(), destinations = b.destinations()
+        let now = ContinuousClock.now
         var news: [String] = []
         for name in sources where ports.listening[name] != true {
+            if let r = ports.listenRefused[name], now - r.since > ScannedPorts.retryWindow { continue }
             do {
                 try b.listen(to: name)
                 ports.listening[name] = true
+                ports.listenRefused[name] = nil
                 news.append("MIDI: listening to \(name)")
             } catch {
-                let now = ContinuousClock.now
-                if ports.listening[name] == nil {
-                    MidiLibraryLog.add("cannot listen to \(name) (trying again at each scan): \(error)")
-                    ports.refusedSince[name] = now
-                } else if let since = ports.refusedSince[name], now - since >= ScannedPorts.patience {
-                    ports.refusedSince[name] = nil  // said once
-                    news.append("MIDI: cannot listen to \(name): \(error)")
+                if let r = ports.listenRefused[name] {
+                    if !r.said && now - r.since >= ScannedPorts.patience {
+                        ports.listenRefused[name]?.said = true
+                        news.append("MIDI: cannot listen to \(name): \(error)")
+                    }
+                } else {
+                    MidiLibraryLog.add("cannot listen to \(name) (trying again for a while): \(error)")
+                    ports.listenRefused[name] = (now, false)
                 }
                 ports.listening[name] = false
             }
         }
         for name in ports.listening.keys where !sources.contains(name) {
             if ports.listening.removeValue(forKey: name) == true { news.append("MIDI: \(name) went away") }
-            ports.refusedSince[name] = nil
             b.stopListening(to: name)
         }
+        ports.listenRefused = ports.listenRefused.filter { sources.contains($0.key) }
         for name in destinations where !ports.feeding.contains(name) {
+            if let since = ports.feedRefused[name], now - since > ScannedPorts.retryWindow { continue }
             do {
                 try b.feed(name)
                 ports.feeding.insert(name)
-                ports.feedRefused.remove(name)
+                ports.feedRefused[name] = nil
             } catch {
-                if ports.feedRefused.insert(name).inserted { MidiLibraryLog.add("cannot send to \(name) (trying again at each scan): \(error)") }
+                if ports.feedRefused[name] == nil {
+                    MidiLibraryLog.add("cannot send to \(name) (trying again for a while): \(error)")
+                    ports.feedRefused[name] = now
+                }
             }
         }
         for name in ports.feeding where !destinations.contains(name) {
             ports.feeding.remove(name)
             b.stopFeeding(name)
         }
-        ports.feedRefused.formIntersection(destinations)
+        ports.feedRefused = ports.feedRefused.filter { destinations.contains($0.key) }
         portList.withLock { $0 = (ports.listening.filter(\.value).keys.sorted(), ports.feeding.sorted()) }
         for n in news { say(n, .info) }
     }
 }
 
 /// What the MIDI thread's scans found: ports listened to (true) or refused
-/// (false, tried again), since when a refusal not yet said holds, ports
-/// fed, feeds refused (logged once).
+/// (false), ports fed, and since when a refused port has refused (a
+/// listen refusal also whether the user was told).
 private struct ScannedPorts {
     /// How long a port may refuse before the user is told (a client that
     /// is slow to activate is not worth a notice).
     static let patience = Duration.seconds(3)
+    /// How long a refused port is tried again at every scan.
+    static let retryWindow = Duration.seconds(10)
     var listening: [String: Bool] = [:]
-    var refusedSince: [String: ContinuousClock.Instant] = [:]
+    var listenRefused: [String: (since: ContinuousClock.Instant, said: Bool)] = [:]
     var feeding: Set<String> = []
-    var feedRefused: Set<String> = []
+    var feedRefused: [String: ContinuousClock.Instant] = [:]
 }
