@@ -1,5 +1,5 @@
-/// Walks the keyboard focus over a panel row by row from the top (Right
-/// along a row and back, then Down), opening closed sections with Space,
+/// Walks the keyboard focus over a panel row by row from the top (Left to
+/// the row's start, Right along it and back, then Down), opening closed sections with Space,
 /// and returns every control reached. Moves are told apart by the focused
 /// control and its rectangle together (a colour editor's parts share one
 /// control name; in a scrolling panel the next row can land where the last
@@ -27,7 +27,12 @@ public struct KeyboardWalk {
     /// The focus as the walk tells moves apart: control and rectangle.
     private func focusRect() -> String? { rect().map { "\(focused() ?? "?")@\($0)" } }
 
-    public func run(maxRows: Int = 400) -> Set<String> {
+    /// `log` gets each move and where the focus went (for a failure's message).
+    public func run(maxRows: Int = 400, log: ((String) -> Void)? = nil) -> Set<String> {
+        let press: (Move) -> Void = { move in
+            self.press(move)
+            log?("\(move) → \(self.focusRect() ?? "no focus")")
+        }
         var reached: Set<String> = []
         var stuck = 0
         press(.down)  // the focus appears
@@ -38,10 +43,23 @@ public struct KeyboardWalk {
             if r != nil && focusRect() == r { break }
         }
         for _ in 0..<maxRows {
-            guard let start = focusRect() else {
+            guard focusRect() != nil else {
                 press(.down)
                 continue
             }
+            // Down can land anywhere along the next row (ImGui picks the nearest
+            // item below, and a Left back that fell short leaves the focus mid-row):
+            // to the row's start first, so the items left of the landing are walked too.
+            // (The real window once missed Undo, Redo, Reset all and the morph preset
+            // while it reached the items right of them.)
+            // Never Left on a section header: ImGui closes an open one.
+            for _ in 0..<10 where focused()?.hasPrefix("header:") != true {
+                let here = focusRect()
+                press(.left)
+                guard let r = focusRect(), r != here else { break }
+                if let name = focused() { reached.insert(name) }
+            }
+            guard let start = focusRect() else { continue }
             if let name = focused() {
                 reached.insert(name)
                 if name.hasPrefix("header:"), !isOpen(name) { press(.space) }

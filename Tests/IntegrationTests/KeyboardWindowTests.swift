@@ -65,6 +65,9 @@ import Testing
             _ = poll(seconds: 30) { self.frame >= f + 6 }
         }
 
+        /// The walk's moves, for a failure's message.
+        var trace: [String] = []
+
         func walk(isOpen: @escaping (String) -> Bool) -> Set<String> {
             KeyboardWalk(press: { move in
                 switch move {
@@ -74,7 +77,7 @@ import Testing
                 case .right: self.press("Right")
                 case .space: self.press("space")
                 }
-            }, rect: { self.focusRect }, focused: { self.focused }, isOpen: isOpen).run()
+            }, rect: { self.focusRect }, focused: { self.focused }, isOpen: isOpen).run { self.trace.append($0) }
         }
     }
 
@@ -91,7 +94,7 @@ import Testing
             ["slider:", "lock:", "help:", "choice:", "color:", "button:", "combo:", "header:", "tab:"].contains { k.hasPrefix($0) }
         })
         let missed = editorControls.subtracting(editorReached).sorted()
-        #expect(missed.isEmpty, "editor controls not reached by keys: \(missed)")
+        #expect(missed.isEmpty, "editor controls not reached by keys: \(missed); the walk's first moves: \(w.trace.prefix(60))")
         #expect(editorControls.count > 100, "\(editorControls.count)")
 
         // A opens the audio panel, which takes the focus.
