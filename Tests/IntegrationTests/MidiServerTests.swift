@@ -27,6 +27,22 @@ extension JackClientSuites {
         return (app, state)
     }
 
+    /// The user's bindings: CC 7 on channel 1 drives the vignette.
+    static func bindVignetteToCC7(_ fx: RemoteFixture) throws {
+        let folder = fx.dir.appendingPathComponent("physarum")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try MidiBindingsFile.save([MidiBinding(control: MidiControl(.cc, channel: 0, number: 7), target: .param(.vignette))],
+                                  to: folder.appendingPathComponent("midi-bindings.json"))
+    }
+
+    static func vignette(_ state: URL) -> Double {
+        ((readJSON(state)?["params"] as? [String: Any])?["effects.vignette"] as? NSNumber)?.doubleValue ?? -1
+    }
+
+    static func noticeHistory(_ state: URL) -> [String] {
+        ((readJSON(state)?["notices"] as? [String: Any])?["history"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String }
+    }
+
     static func midi(_ state: URL) -> [String: Any]? { (readJSON(state)?["liveControl"] as? [String: Any])?["midi"] as? [String: Any] }
     static func status(_ state: URL) -> String { midi(state)?["status"] as? String ?? "" }
 
@@ -35,10 +51,7 @@ extension JackClientSuites {
         let jack = try JackServer()
         defer { jack.stop() }
         let fx = try RemoteFixture()
-        let folder = fx.dir.appendingPathComponent("physarum")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try MidiBindingsFile.save([MidiBinding(control: MidiControl(.cc, channel: 0, number: 7), target: .param(.vignette))],
-                                  to: folder.appendingPathComponent("midi-bindings.json"))
+        try Self.bindVignetteToCC7(fx)
         let (app, state) = try Self.open(fx, jack.name)
         defer { app.stop() }
         #expect(poll(seconds: 90) { Self.status(state).hasPrefix("MIDI on JACK") }, "\(app.stderr)")
@@ -65,9 +78,9 @@ extension JackClientSuites {
         #expect(poll(seconds: 30) { (Self.midi(state)?["inputs"] as? [String])?.contains("Probe Pad:out") == true })
         for v in [0, 127, 64] { pad2.send(MidiMessage.controlChange(channel: 0, controller: 7, value: v).bytes) }
         #expect(poll(seconds: 30) {
-            abs((((readJSON(state)?["params"] as? [String: Any])?["effects.vignette"] as? NSNumber)?.doubleValue ?? -1) - 64.0 / 127) < 1e-6
+            abs(Self.vignette(state) - 64.0 / 127) < 1e-6
         }, "a control drives its binding again")
-        let history = ((readJSON(state)?["notices"] as? [String: Any])?["history"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String }
+        let history = Self.noticeHistory(state)
         #expect(history.contains { $0.contains("went away") } && history.contains { $0.contains("again") }, "\(history)")
         for n in Self.noise { #expect(!app.stderr.contains(n), "library noise on stderr: \(app.stderr)") }
         app.signal(SIGTERM)
@@ -86,10 +99,7 @@ extension JackClientSuites {
         let jack = try JackServer()
         defer { jack.stop() }
         let fx = try RemoteFixture()
-        let folder = fx.dir.appendingPathComponent("physarum")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try MidiBindingsFile.save([MidiBinding(control: MidiControl(.cc, channel: 0, number: 7), target: .param(.vignette))],
-                                  to: folder.appendingPathComponent("midi-bindings.json"))
+        try Self.bindVignetteToCC7(fx)
         let (app, state) = try Self.open(fx, jack.name, extra: ["--verbose"])
         defer { app.stop() }
         #expect(poll(seconds: 90) { Self.status(state).hasPrefix("MIDI on JACK") }, "\(app.stderr)")
@@ -110,9 +120,9 @@ extension JackClientSuites {
         #expect(fed, "the bound value is sent once the pad is active: \(app.stderr.suffix(1500))")
         for v in [0, 127, 64] { pad.send(MidiMessage.controlChange(channel: 0, controller: 7, value: v).bytes) }
         #expect(poll(seconds: 30) {
-            abs((((readJSON(state)?["params"] as? [String: Any])?["effects.vignette"] as? NSNumber)?.doubleValue ?? -1) - 64.0 / 127) < 1e-6
+            abs(Self.vignette(state) - 64.0 / 127) < 1e-6
         }, "its control drives its binding")
-        let history = ((readJSON(state)?["notices"] as? [String: Any])?["history"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String }
+        let history = Self.noticeHistory(state)
         #expect(!history.contains { $0.contains("cannot") }, "no notice for a refusal that fixed itself: \(history)")
         app.signal(SIGTERM)
         #expect(app.wait(seconds: 30) == 0)
@@ -133,7 +143,7 @@ extension JackClientSuites {
         let (app, state) = try Self.open(fx, name)
         defer { app.stop() }
         #expect(poll(seconds: 90) { Self.status(state).contains("no JACK server answers") }, "\(Self.status(state)) \(app.stderr)")
-        let history = ((readJSON(state)?["notices"] as? [String: Any])?["history"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String }
+        let history = Self.noticeHistory(state)
         let midiLines = history.filter { $0.hasPrefix("MIDI") }
         #expect(midiLines.count == 1 && Self.readable(midiLines[0]), "one readable notice: \(midiLines)")
         #expect(app.stderr.components(separatedBy: "MIDI off").count == 2, "one line on stderr: \(app.stderr)")
