@@ -165,11 +165,11 @@ final class MidiIO: @unchecked Sendable {
         let sources = b.sources(), destinations = b.destinations()
         let now = ContinuousClock.now
         var news: [String] = []
-        for name in sources where ports.listening[name] != true {
+        for name in sources where !ports.listening.contains(name) {
             if let r = ports.listenRefused[name], now - r.since > ScannedPorts.retryWindow { continue }
             do {
                 try b.listen(to: name)
-                ports.listening[name] = true
+                ports.listening.insert(name)
                 ports.listenRefused[name] = nil
                 news.append("MIDI: listening to \(name)")
             } catch {
@@ -182,11 +182,11 @@ final class MidiIO: @unchecked Sendable {
                     MidiLibraryLog.add("cannot listen to \(name) (trying again for a while): \(error)")
                     ports.listenRefused[name] = (now, false)
                 }
-                ports.listening[name] = false
             }
         }
-        for name in ports.listening.keys where !sources.contains(name) {
-            if ports.listening.removeValue(forKey: name) == true { news.append("MIDI: \(name) went away") }
+        for name in ports.listening where !sources.contains(name) {
+            ports.listening.remove(name)
+            news.append("MIDI: \(name) went away")
             b.stopListening(to: name)
         }
         ports.listenRefused = ports.listenRefused.filter { sources.contains($0.key) }
@@ -208,21 +208,21 @@ final class MidiIO: @unchecked Sendable {
             b.stopFeeding(name)
         }
         ports.feedRefused = ports.feedRefused.filter { destinations.contains($0.key) }
-        portList.withLock { $0 = (ports.listening.filter(\.value).keys.sorted(), ports.feeding.sorted()) }
+        portList.withLock { $0 = (ports.listening.sorted(), ports.feeding.sorted()) }
         for n in news { say(n, .info) }
     }
 }
 
-/// What the MIDI thread's scans found: ports listened to (true) or refused
-/// (false), ports fed, and since when a refused port has refused (a
-/// listen refusal also whether the user was told).
+/// What the MIDI thread's scans found: ports listened to and fed, and since
+/// when a refused port has refused (a listen refusal also whether the user
+/// was told).
 private struct ScannedPorts {
     /// How long a port may refuse before the user is told (a client that
     /// is slow to activate is not worth a notice).
     static let patience = Duration.seconds(3)
     /// How long a refused port is tried again at every scan.
     static let retryWindow = Duration.seconds(10)
-    var listening: [String: Bool] = [:]
+    var listening: Set<String> = []
     var listenRefused: [String: (since: ContinuousClock.Instant, said: Bool)] = [:]
     var feeding: Set<String> = []
     var feedRefused: [String: ContinuousClock.Instant] = [:]

@@ -94,7 +94,7 @@ public struct ScheduleClock: FrameClock {
 /// (`timerPacing`: frames on a 1/`timerFPS` s grid, `schedule`). The
 /// frame time (`dt`) is clamped to 1…100 ms so a stall never jumps a fade.
 public struct DisplayClock: FrameClock {
-    /// Sleep out the rest of each 1/`timerFPS` s frame (no vsync available, or `--max-fps`).
+    /// Pace frames on a 1/`timerFPS` s grid (no vsync available, or `--max-fps`).
     public var timerPacing = false
     /// Frames per second of timer pacing (60 where the display gives no vsync).
     public var timerFPS = 60.0
