@@ -1,88 +1,68 @@
-"""The onset network's input, shape and weights file, as the analysis computes
-them (Sources/AudioReactive/Analysis/OnsetNetwork*.swift): the same bands, the
-same floor tracker, the same layers. Training and evaluation tooling only.
+"""The onset network's input, shape and weights file, as the analysis uses them
+(Sources/AudioReactive/Analysis/OnsetNetwork*.swift). Training and evaluation
+tooling only.
 
-Input per hop (128 samples at 48 kHz): the short window's (1024-point periodic
-Hann, power scaled so a full-scale sine reads 0 dBFS) power summed in BANDS
-groups about a sixth of an octave wide from LOW_HZ to HIGH_HZ, in dB
-(10 log10(p + 1e-9)); and each band's height over its floor, a tracker that
-follows a fall at once and a rise at FLOOR_RISE dB per second. Both /20.
+Input per hop (128 samples at 48 kHz): computed by the analysis itself and
+read back from `physarum analyze --onset-input FILE` (`analysis_input`), so
+training sees exactly what the analysis computes live: per band (BANDS groups
+about a sixth of an octave wide, 30 Hz - 16 kHz) its level, its height over a
+slow floor and its flux (all in dB / 20), then DETECTOR values of the DSP
+detector on that hop (OnsetNetworkInput.DetectorState: its broadband support,
+whether it fired, what the fusion passed on, time since its last onset,
+whether onsets are allowed (column ALLOWED), the level paths' rises and the
+room's noise share).
 
 Layers: causal dilated 1-D convolutions over hops (ReLU), then one linear
 output and a sigmoid: the probability that an onset's sound has just arrived.
 
 Weights file (configs/onset/onset-network.weights):
-    line 1  `physarum-onset-network 1`
-    line 2  JSON: {"bands", "lowHz", "highHz", "floorRise", "layers": [{"in", "out", "kernel",
-            "dilation"}], "threshold", "floats", "fnv1a64"}
+    line 1  `physarum-onset-network 2`
+    line 2  JSON: {"bands", "lowHz", "highHz", "perOctave", "floorRise", "perBand", "detector",
+            "layers": [{"in", "out", "kernel", "dilation"}], "threshold", "floats", "fnv1a64"}
     then    `floats` little-endian float32: per layer its weights [out][in][kernel]
             (kernel index 0 = the oldest hop) then its biases [out]; the output's
             weights [in] and bias.
 fnv1a64 is the 64-bit FNV-1a hash of those bytes, as 16 hex digits.
 """
 import json
-import struct
+import os
+import subprocess
+import tempfile
 
 import numpy as np
 
 SR = 48000
 HOP = 128
-WINDOW = 1024
+BANDS = 40
 LOW_HZ = 30.0
 HIGH_HZ = 16000.0
 PER_OCTAVE = 6.0
 FLOOR_RISE = 10.0  # dB per second
-EPS = 1e-9
-MAGIC = "physarum-onset-network 1"
+PER_BAND = 3
+DETECTOR = 8
+INPUTS = PER_BAND * BANDS + DETECTOR
+ALLOWED = PER_BAND * BANDS + 4
+MAGIC = "physarum-onset-network 2"
+INPUT_MAGIC = b"physarum-onset-input "
 
 
-def band_bins(rate=SR, n=WINDOW):
-    """(lo, hi) bin ranges of the bands, as OnsetNetworkBands computes them."""
-    width = rate / n
-    k = max(1, int(np.ceil(LOW_HZ / width)))
-    kmax = min(n // 2 + 1, int(np.ceil(HIGH_HZ / width)))
-    step = 2 ** (1 / PER_OCTAVE) - 1
-    out = []
-    while k < kmax:
-        w = max(1, int(np.floor(k * step + 0.5)))
-        hi = min(kmax, k + w)
-        out.append((k, hi))
-        k = hi
-    return out
+def read_input(path):
+    """(hops, INPUTS) float32 from a file written by `physarum analyze --onset-input`."""
+    raw = open(path, "rb").read()
+    a = raw.index(b"\n")
+    assert raw.startswith(INPUT_MAGIC), path
+    n = int(raw[len(INPUT_MAGIC):a])
+    assert n == INPUTS, f"{path}: {n} inputs per hop, this script knows {INPUTS}"
+    return np.frombuffer(raw[a + 1:], "<f4").reshape(-1, n)
 
 
-def band_db(x, rate=SR):
-    """Per hop (ending at samples HOP-1, 2 HOP-1, ...) the bands' dB: shape (hops, bands), float32 maths."""
-    x = np.asarray(x, dtype=np.float32)
-    hops = len(x) // HOP
-    padded = np.concatenate([np.zeros(WINDOW, np.float32), x])
-    i = np.arange(WINDOW)
-    w = (0.5 - 0.5 * np.cos(2 * np.pi * i / WINDOW)).astype(np.float64)
-    scale = 4 / (WINDOW * np.sum(w * w))
-    bins = band_bins(rate)
-    out = np.empty((hops, len(bins)), np.float32)
-    edges = np.array([lo for lo, _ in bins] + [bins[-1][1]])
-    for a in range(0, hops, 4096):
-        b = min(hops, a + 4096)
-        ends = (np.arange(a, b) + 1) * HOP + WINDOW  # exclusive end in `padded`
-        frames = padded[ends[:, None] - WINDOW + i[None, :]] * w.astype(np.float32)
-        p = np.abs(np.fft.rfft(frames.astype(np.float64), axis=1)) ** 2
-        c = np.cumsum(p[:, :edges[-1]], axis=1)
-        c = np.concatenate([np.zeros((len(c), 1)), c], axis=1)
-        s = c[:, edges[1:]] - c[:, edges[:-1]]
-        out[a:b] = 10 * np.log10(s * scale + EPS)
-    return out
-
-
-def features(db, hop_seconds=HOP / SR):
-    """The network's input (hops, 2 bands) from band dB: level / 20 and height over the floor / 20."""
-    rise = np.float32(FLOOR_RISE * hop_seconds)
-    floor = np.empty_like(db)
-    f = db[0].copy()
-    for t in range(len(db)):
-        f = np.minimum(db[t], f + rise)
-        floor[t] = f
-    return np.concatenate([db / 20, (db - floor) / 20], axis=1).astype(np.float32)
+def analysis_input(wav, physarum):
+    """The network's input for every hop of `wav`, from the analysis itself (the DSP detector alone)."""
+    with tempfile.TemporaryDirectory(prefix="onset-input.") as tmp:
+        out = os.path.join(tmp, "input.f32")
+        subprocess.run([physarum, "analyze", "--file", wav, "--onset-network", "off", "--onset-input", out],
+                       check=True, stdout=subprocess.DEVNULL)
+        return read_input(out).copy()
 
 
 def fnv1a64(data):
@@ -101,13 +81,12 @@ def write(path, layers, out_w, out_b, threshold):
         floats += [np.asarray(w, np.float32).ravel(), np.asarray(b, np.float32).ravel()]
     floats += [np.asarray(out_w, np.float32).ravel(), np.asarray(out_b, np.float32).ravel()]
     data = np.concatenate(floats).astype("<f4").tobytes()
-    head = {"bands": len(band_bins()), "lowHz": LOW_HZ, "highHz": HIGH_HZ, "perOctave": PER_OCTAVE,
-            "floorRise": FLOOR_RISE, "layers": shape, "threshold": round(float(threshold), 4),
+    head = {"bands": BANDS, "lowHz": LOW_HZ, "highHz": HIGH_HZ, "perOctave": PER_OCTAVE,
+            "floorRise": FLOOR_RISE, "perBand": PER_BAND, "detector": DETECTOR, "layers": shape, "threshold": round(float(threshold), 4),
             "floats": len(data) // 4, "fnv1a64": f"{fnv1a64(data):016x}"}
     tmp = path + ".tmp"
     with open(tmp, "wb") as f:
         f.write((MAGIC + "\n" + json.dumps(head, separators=(",", ":")) + "\n").encode() + data)
-    import os
     os.replace(tmp, path)
 
 
@@ -146,14 +125,35 @@ def infer(feat, layers, out_w, out_b):
     return 1 / (1 + np.exp(-z))
 
 
-def pick(prob, threshold, hop_seconds=HOP / SR, rearm=0.5):
-    """Hop indices where the network fires: an upward crossing of `threshold`,
-    re-armed once the probability falls under `rearm` x threshold."""
-    fired, armed = [], True
+def pick(prob, threshold, allowed=None, refractory=0.05, hop_seconds=HOP / SR, rearm=0.5):
+    """Hop indices where the analysis takes an onset from the network (as Analyzer does): an
+    upward crossing of `threshold` (re-armed once the probability falls under `rearm` x
+    threshold), where onsets are allowed and `refractory` seconds after the last one."""
+    fired, armed, left = [], True, np.float32(0)
+    dt, refr = np.float32(hop_seconds), np.float32(refractory)
     for t, p in enumerate(prob):
+        net = False
         if armed and p >= threshold:
-            fired.append(t)
-            armed = False
+            net, armed = True, False
         elif p < rearm * threshold:
             armed = True
+        left = np.float32(left - dt)
+        if net and (allowed is None or allowed[t] > 0.5) and left <= 0:
+            fired.append(t)
+            left = refr
     return fired
+
+
+def context(layers):
+    """Hops the network's output looks back over (before that many, the analysis vetoes nothing)."""
+    return 1 + sum((w.shape[2] - 1) * d for w, _, d in layers)
+
+
+def veto(prob, feat, threshold, hops_of_context=0):
+    """Hop indices of the analysis's onsets with the network: the DSP detector's onsets (its
+    `fired` input) whose probability on that hop is at least `threshold` (all of them in the
+    first `hops_of_context` hops, as Analyzer does)."""
+    fired = feat[:, PER_BAND * BANDS + 1] > 0.5
+    keep = prob >= threshold
+    keep[:hops_of_context] = True
+    return [int(t) for t in np.nonzero(fired & keep)[0]]

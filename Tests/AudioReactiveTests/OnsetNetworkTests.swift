@@ -33,7 +33,7 @@ import Testing
 
     @Test func theShippedWeightsLoad() throws {
         let w = try #require(OnsetNetworkWeights.shipped, "configs/\(OnsetNetworkWeights.shippedPath) should load")
-        #expect(w.layers.first?.inputs == 2 * w.bands)
+        #expect(w.layers.first?.inputs == OnsetNetworkInput.perBand * w.bands + OnsetNetworkInput.detectorCount)
         let (again, lines) = try Self.report(Self.shippedBytes())
         #expect(again == w && lines.isEmpty)
     }
@@ -43,14 +43,19 @@ import Testing
         let body = Self.headerEnd(good)
         var flipped = good
         flipped[body + 100] ^= 0x40
-        var header = good
-        let text = String(decoding: good[..<body], as: UTF8.self).replacingOccurrences(of: "\"in\":80", with: "\"in\":81")
-        header = Array(text.utf8) + Array(good[body...])
+        let head = String(decoding: good[..<body], as: UTF8.self)
+        let inputs = OnsetNetworkInput.perBand * OnsetNetworkInput.defaultBands + OnsetNetworkInput.detectorCount
+        let header = Array(head.replacingOccurrences(of: "\"in\":\(inputs),", with: "\"in\":\(inputs + 1),").utf8) + Array(good[body...])
+        let otherInputs = Array(head.replacingOccurrences(of: "\"detector\":", with: "\"detector\":1").utf8) + Array(good[body...])
+        let firstFormat = Array(head.replacingOccurrences(of: "physarum-onset-network 2", with: "physarum-onset-network 1").utf8)
+            + Array(good[body...])
         let cases: [(String, [UInt8], String)] = [
             ("one flipped bit", flipped, "checksum mismatch"),
             ("truncated", Array(good.dropLast(6)), "truncated"),
             ("not a weights file", Array("{\"hello\": 1}\n".utf8), "not an onset network file"),
-            ("a header whose shapes do not chain", header, "layer 0 takes 81 inputs"),
+            ("a header whose shapes do not chain", header, "layer 0 takes \(inputs + 1) inputs"),
+            ("a file for other inputs", otherInputs, "made for other inputs"),
+            ("the first format (the spectrum alone)", firstFormat, "not an onset network file"),
             ("empty", [], "not an onset network file"),
         ]
         for (what, bytes, reason) in cases {
@@ -74,8 +79,7 @@ import Testing
     }
 
     /// Same samples → the same onsets and transients, whatever the chunking
-    /// (live capture delivers arbitrary fragments); and the network moves the
-    /// result where the DSP alone misses (else it would be dead weight here).
+    /// (live capture delivers arbitrary fragments).
     @Test func theNetworkIsDeterministicAndIndependentOfChunking() throws {
         let w = try #require(OnsetNetworkWeights.shipped)
         let (dry, _) = DrumPattern.drumAndBass(bpm: 174).render(bars: 6, seed: 11)
@@ -97,8 +101,37 @@ import Testing
         #expect(a.count == b.count)
         #expect(zip(a, b).allSatisfy { $0.onset == $1.onset && $0.time == $1.time
             && $0[.full].transient == $1[.full].transient && $0[.full].level == $1[.full].level })
-        let withNet = a.filter(\.onset).count
-        let dspOnly = Analysis(x, network: nil).onsetTimes.count
-        #expect(withNet != dspOnly, "the network changed nothing on a drum track in room noise")
+    }
+
+    /// The network only takes away: every onset with it is one the DSP detector fired too.
+    @Test func theNetworkOnlyVetoesTheDSPDetectorsOnsets() throws {
+        let w = try #require(OnsetNetworkWeights.shipped)
+        let (dry, _) = DrumPattern.house(bpm: 126).render(bars: 8, seed: 5)
+        let x = Signals.withNoise(Signals.mastered(dry), .pink, rmsDBFS: -40)
+        let dsp = Set(Analysis(x, network: nil).onsetTimes)
+        let kept = Analysis(x, network: w).onsetTimes
+        #expect(!kept.isEmpty && kept.allSatisfy { dsp.contains($0) }, "\(kept.filter { !dsp.contains($0) })")
+        print("onset network on a house groove in quiet room noise: \(dsp.count) DSP onsets, \(kept.count) kept")
+    }
+
+    /// What the network hears on a hop is what training saw: the input the
+    /// analysis writes without weights (`physarum analyze --onset-input`, what
+    /// scripts/onset-train learns from) equals the one it feeds the network
+    /// (the DSP detector's state does not depend on the network's vetoes).
+    @Test func theNetworkHearsWhatTrainingSaw() throws {
+        let w = try #require(OnsetNetworkWeights.shipped)
+        let (dry, _) = DrumPattern.drumAndBass(bpm: 174).render(bars: 4, seed: 3)
+        let x = Signals.withNoise(Signals.mastered(dry), .pink, rmsDBFS: -45)
+        func inputs(_ network: OnsetNetworkWeights?) -> ([Float], Int, Int) {
+            let analyzer = Analyzer(layout: .standard(sampleRate: Signals.rate), network: network)
+            var values: [Float] = [], rows = 0, hops = 0
+            analyzer.onsetInputSink = { v in values.append(contentsOf: v); rows += 1 }
+            analyzer.process(x) { _ in hops += 1 }
+            return (values, rows, hops)
+        }
+        let (bare, rows, hops) = inputs(nil)
+        let (fed, _, _) = inputs(w)
+        #expect(rows == hops && bare.count == hops * (OnsetNetworkInput.perBand * w.bands + OnsetNetworkInput.detectorCount))
+        #expect(bare == fed)
     }
 }

@@ -53,6 +53,16 @@ public final class Analyzer {
     /// The learned onset detector (nil: the DSP detector alone) and its threshold at the current sensitivity.
     private var network: OnsetNetwork?
     private var networkThreshold: Float = 1
+    /// With a network: `full`'s transient from the onsets it kept, and hops since the last one.
+    private var netTransient: Float = 0
+    private var sinceKept = Int.max / 2
+    /// The network's input without a network, for `onsetInputSink`.
+    private var bareInput: OnsetNetworkInput?
+    /// Receives the onset network's input of every hop (`OnsetNetworkInput`;
+    /// `physarum analyze --onset-input`, for training). Set before the first hop.
+    public var onsetInputSink: ((UnsafeBufferPointer<Float>) -> Void)? {
+        didSet { if network == nil && onsetInputSink != nil && bareInput == nil { bareInput = OnsetNetworkInput(layout: layout) } }
+    }
 
     /// Flux compares each group with its loudest value (max-filtered across
     /// the neighbouring groups) in the frames `fluxLag` … `fluxLag +
@@ -101,11 +111,13 @@ public final class Analyzer {
 
     /// Plans the FFTs (serialised, `FFTW_ESTIMATE`) and sets up every state.
     /// Invalid settings fall back to the defaults field by field (see `apply`).
-    /// `network`: onset network weights whose onsets join the DSP detector's
-    /// (`OnsetNetwork`). Off (nil) by default: on the tuning set every fusion
-    /// tried lowered F (docs/audio-analysis.md, "The learned onset detector").
+    /// `network`: onset network weights (`OnsetNetwork`; by default the shipped ones): a `full` onset of
+    /// the DSP detector stands only where the network, which hears the
+    /// spectrum and the detector's decision and evidence, gives it at least
+    /// the weights' threshold (moved by `onsetSensitivity`). nil: the DSP
+    /// detector alone.
     public init(layout: AnalysisLayout = .standard(), settings: AudioTuning = AudioTuning(),
-                network: OnsetNetworkWeights? = nil) {
+                network: OnsetNetworkWeights? = OnsetNetworkWeights.shipped) {
         self.layout = layout
         let s = settings.sanitized(keeping: AudioTuning())
         self.settings = s
@@ -207,7 +219,6 @@ public final class Analyzer {
         let quiet = Float(Double(historyLength) / layout.sampleRate)
         for s in 0..<onsets.count { onsets[s].suppress(seconds: quiet) }
         fusion.suppress(seconds: quiet)
-        network?.suppress(hops: historyLength / layout.hop)
     }
 
     private func runHop() -> AudioFeatures {
@@ -242,7 +253,8 @@ public final class Analyzer {
             }
         }
         computeFlux()
-        let networkFired = network?.step(power: powers[0], scale: powerScale[0], threshold: networkThreshold) ?? false
+        network?.spectrum(power: powers[0], scale: powerScale[0])
+        bareInput?.spectrum(power: powers[0], scale: powerScale[0])
         broadPower += upperPower
         fusion.beginHop(bandDb: bandDb, upperPower: upperPower, broadPower: broadPower,
                         upperFlatness: upperFlatness / Float(AudioSourceID.brilliance.index - AudioSourceID.lowMid.index),
@@ -271,11 +283,10 @@ public final class Analyzer {
             // backs; `sub` and `bass` alone, whose few wide bins beat, never fire it.
             let isFull = s == AudioSourceID.full.index
             if !isFull { support[s] = onsets[s].support(flux: flux[s], tuning: d.onset) }
-            if isFull, let t = fusion.fullTrigger(support: onsets[s].support(flux: flux[s], tuning: d.onset),
-                                                  gateOpen: state != .closed, dt: dt, tuning: d.onset) {
+            let fullSupport = isFull ? onsets[s].support(flux: flux[s], tuning: d.onset) : 0
+            if isFull, let t = fusion.fullTrigger(support: fullSupport, gateOpen: state != .closed, dt: dt, tuning: d.onset) {
                 bandTrigger = max(bandTrigger ?? 0, t)
             }
-            if isFull && networkFired, let n = network { bandTrigger = max(bandTrigger ?? 0, Self.triggerWeight * n.probability) }
             if isFull && lowHopsLeft > 0 {
                 if sinceFull < Self.forwardMasking {
                     lowHopsLeft = 0  // the ring of the hit just heard (see `forwardMasking`)
@@ -294,8 +305,50 @@ public final class Analyzer {
                 startBlock = block
                 if fire { bandTrigger = max(bandTrigger ?? 0, Self.triggerWeight) }
             }
-            let fired = onsets[s].process(flux: flux[s], allowed: state != .closed && !startBlock, dt: dt, tuning: d.onset,
+            var fired = onsets[s].process(flux: flux[s], allowed: state != .closed && !startBlock, dt: dt, tuning: d.onset,
                                           trigger: isFull ? bandTrigger : nil)
+            var transient = onsets[s].transient
+            let dspFired = fired
+            if isFull && (network != nil || bareInput != nil) {
+                let evidence = fusion.levelEvidence
+                var det = OnsetNetworkInput.DetectorState()
+                det.support = max(-2, min(8, fullSupport)) / 4
+                det.fired = fired ? 1 : 0
+                det.trigger = bandTrigger ?? 0
+                det.recency = min(sinceFull, 0.25) / 0.25
+                let allowed = state != .closed && !startBlock
+                det.allowed = allowed ? 1 : 0
+                det.upperRise = max(0, min(8, evidence.upper)) / 4
+                det.broadRise = max(0, min(8, evidence.broad)) / 4
+                det.noiseShare = evidence.noiseShare
+                if network != nil {
+                    // The network's veto: a DSP onset stands unless the network finds it unlikely
+                    // (not before the network has heard its whole context: a kick on a stream's
+                    // first sample is a hit, and training never saw a stream's first hops).
+                    network!.step(detector: det)
+                    fired = dspFired && (network!.probability >= networkThreshold || !network!.heardContext)
+                    netTransient *= d.onset.decay
+                    sinceKept += 1
+                    if fired {
+                        sinceKept = 0
+                        netTransient = max(netTransient, onsets[s].transient)
+                    } else if sinceKept <= OnsetDetector.captureLength {
+                        netTransient = max(netTransient, onsets[s].transient)  // the hit's flux still rising
+                    }
+                    if netTransient < 1e-6 { netTransient = 0 }
+                    transient = netTransient
+                } else {
+                    bareInput!.detector(det)
+                }
+                if let sink = onsetInputSink {
+                    let values = network?.input.values ?? bareInput!.values
+                    values.withUnsafeBufferPointer { sink($0) }
+                }
+            }
+            if isFull {  // the DSP detector's own state follows its own decisions (what the network was trained on)
+                sinceFull = dspFired ? 0 : sinceFull + dt
+                sinceMusic = dspFired ? 0 : sinceMusic + dt
+            }
             if fired && s == AudioSourceID.lowMid.index {
                 let weight = onsets[s].transient * Self.triggerWeight
                 lowTrigger = lowHopsLeft > 0 ? max(lowTrigger, weight) : weight
@@ -305,11 +358,7 @@ public final class Analyzer {
                 fusion.bandOnset(s, strength: onsets[s].ownStrength, transient: onsets[s].transient, db: bandDb[s])
             }
             if isFull { fullFired = fired }
-            if isFull {
-                sinceFull = fired ? 0 : sinceFull + dt
-                sinceMusic = fired ? 0 : sinceMusic + dt
-            }
-            let out = SourceFeatures(level: env * gateGain, transient: onsets[s].transient, gate: gateGain)
+            let out = SourceFeatures(level: env * gateGain, transient: transient, gate: gateGain)
             features.sources[s] = out
             var m = BandMeter()
             m.dbfs = bandDb[s]

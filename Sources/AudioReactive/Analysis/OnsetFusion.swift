@@ -170,6 +170,12 @@ struct OnsetFusion {
         broad.detector.suppress(seconds: seconds)
     }
 
+    /// The level paths' rises on the last hop over their detectors' thresholds,
+    /// and how much of the room's floor counts as noise (the onset network's input).
+    var levelEvidence: (upper: Float, broad: Float, noiseShare: Float) {
+        (upper.lastRise / max(1e-3, upper.detector.threshold), broad.lastRise / max(1e-3, broad.detector.threshold), noiseShare)
+    }
+
     /// What `full` is triggered by on this hop (nil: nothing): clear band
     /// onsets, weak ones whose evidence arrived, and the level path.
     /// `support`: `full`'s broadband support on this hop; `gateOpen`: its gate.

@@ -1,58 +1,91 @@
 import Foundation
 
-/// The learned onset detector at run time: a small causal network over the
-/// short window's spectrum, one step per hop, plain Swift on arrays.
+/// The onset network's input for one hop, computed from the short window's
+/// power spectrum and the DSP detector's state (`OnsetNetwork` steps on it;
+/// `physarum analyze --onset-input FILE` writes it for `scripts/onset-train`,
+/// so training sees exactly the numbers the analysis computes live).
 ///
-/// Input per hop: the short (1024-point) power spectrum summed in
-/// `weights.bands` bands about a sixth of an octave wide (30 Hz – 16 kHz),
-/// each band's dB / 20, and its height over a floor that follows a fall at
-/// once and a rise at `floorRise` dB/s, / 20 (so the network knows how far
-/// a band stands above the room). Then causal dilated convolutions over the
-/// hops (ReLU) and a linear output whose sigmoid is the probability that an
-/// onset has just arrived. It fires on the hop where the probability
-/// reaches the threshold, and re-arms once it falls under half of it.
+/// Per band (`bands` groups about a sixth of an octave wide, 30 Hz – 16 kHz
+/// on the 48 kHz, 1024-point grid, mapped by frequency to other rates):
+/// - its level, dB / 20;
+/// - its height over a floor that follows a fall at once and a rise at
+///   `floorRise` dB/s, / 20 (how far it stands above the room);
+/// - its flux: the rise of its dB over the loudest of it and its two
+///   neighbours 2–5 hops back, half-wave rectified, / 20 (the DSP flux's rule
+///   on these bands: vibrato, glides and beating give none).
+/// Then `detectorCount` values of the DSP detector on this hop
+/// (`DetectorState`): what it decided and why, so that the network learns
+/// when to trust it rather than onsets from scratch.
 ///
-/// Trained by `scripts/onset-train` on generated audio from the tuning
-/// sources only; the Python reference (`scripts/onset_network.py`) computes
-/// the same numbers. Deterministic: the output depends only on the spectra
-/// (same operations in the same order on every run, offline or live).
 /// Pure state machine; allocates only in `init`. Single-threaded.
-struct OnsetNetwork {
-    let weights: OnsetNetworkWeights
-    /// Bins `lo..<hi` of the short spectrum per band.
+struct OnsetNetworkInput {
+    /// The DSP detector's part of the input (values already scaled).
+    struct DetectorState {
+        /// `full`'s broadband flux between its recent median (0) and its threshold (1), clamped −2…8, / 4.
+        var support: Float = 0
+        /// 1 when the DSP detector fired `full` on this hop.
+        var fired: Float = 0
+        /// What the fusion passed to `full` on this hop (0: nothing).
+        var trigger: Float = 0
+        /// Time since the DSP detector's last `full` onset before this hop, / 0.25 s, at most 1.
+        var recency: Float = 1
+        /// 1 while `full`'s gate lets onsets through (and not at a stream's held start).
+        var allowed: Float = 0
+        /// The level paths' rises over their thresholds (clamped 0…8, / 4).
+        var upperRise: Float = 0
+        var broadRise: Float = 0
+        /// How much of the room's floor counts as noise (0…1).
+        var noiseShare: Float = 0
+
+        func write(to x: UnsafeMutablePointer<Float>) {
+            x[0] = support; x[1] = fired; x[2] = trigger; x[3] = recency
+            x[4] = allowed; x[5] = upperRise; x[6] = broadRise; x[7] = noiseShare
+        }
+    }
+
+    static let detectorCount = 8
+    /// Values per band: level, height, flux.
+    static let perBand = 3
+    /// The flux's reference: the hops `fluxLag` … `fluxLag + fluxFrames − 1` back.
+    static let fluxLag = 2
+    static let fluxFrames = 4
+
+    static let defaultBands = 40
+    static let defaultLowHz = 30.0, defaultHighHz = 16000.0, defaultPerOctave = 6.0
+    static let defaultFloorRise: Float = 10
+
+    let bands: Int
+    /// Values per hop.
+    var count: Int { Self.perBand * bands + Self.detectorCount }
     private let bins: [(lo: Int, hi: Int)]
     private let rise: Float
     private var floor: [Float]
-    private var started = false
-    /// Per layer: its input history, a ring of `span` vectors of `inputs` floats.
-    private var rings: [[Float]]
-    private var spans: [Int]
-    private var position = 0
-    private var scratch: [Float]
-    private var armed = true
-    private var quietHops = 0
-    /// The probability on the last hop (0…1).
-    private(set) var probability: Float = 0
+    /// The bands' dB of the last `fluxLag + fluxFrames` hops, a ring.
+    private var past: [Float]
+    private var hop = 0
+    /// This hop's values.
+    private(set) var values: [Float]
 
-    /// A network for the short window of `layout`.
-    init(weights: OnsetNetworkWeights, layout: AnalysisLayout) {
-        self.weights = weights
-        bins = Self.bandBins(weights: weights, sampleRate: layout.sampleRate, window: layout.windows[0])
-        rise = weights.floorRise * Float(layout.hopSeconds)
-        floor = Array(repeating: 0, count: weights.bands)
-        rings = weights.layers.map { Array(repeating: 0, count: (($0.kernel - 1) * $0.dilation + 1) * $0.inputs) }
-        spans = weights.layers.map { ($0.kernel - 1) * $0.dilation + 1 }
-        scratch = Array(repeating: 0, count: weights.layers.map(\.outputs).max() ?? 0)
+    init(bands: Int = defaultBands, lowHz: Double = defaultLowHz, highHz: Double = defaultHighHz,
+         perOctave: Double = defaultPerOctave, floorRise: Float = defaultFloorRise, layout: AnalysisLayout) {
+        self.bands = bands
+        bins = Self.bandBins(bands: bands, lowHz: lowHz, highHz: highHz, perOctave: perOctave,
+                             sampleRate: layout.sampleRate, window: layout.windows[0])
+        rise = floorRise * Float(layout.hopSeconds)
+        floor = Array(repeating: 0, count: bands)
+        past = Array(repeating: -90, count: bands * (Self.fluxLag + Self.fluxFrames))  // 10 log10(1e-9): silence
+        values = Array(repeating: 0, count: Self.perBand * bands + Self.detectorCount)
     }
 
-    /// The bands' bins: sixth-octave groups on the 48 kHz, 1024-point grid
-    /// (`scripts/onset_network.py`'s `band_bins`), mapped to this layout's bins
-    /// by frequency, so every rate gives the same number of bands.
-    static func bandBins(weights w: OnsetNetworkWeights, sampleRate: Double, window n: Int) -> [(lo: Int, hi: Int)] {
+    /// The bands' bins: sixth-octave groups on the 48 kHz, 1024-point grid,
+    /// mapped to this layout's bins by frequency, so every rate gives the same
+    /// number of bands (cut or padded to `bands`).
+    static func bandBins(bands: Int, lowHz: Double, highHz: Double, perOctave: Double,
+                         sampleRate: Double, window n: Int) -> [(lo: Int, hi: Int)] {
         let refWidth = 48000.0 / 1024
-        var k = max(1, Int((w.lowHz / refWidth).rounded(.up)))
-        let kmax = min(513, Int((w.highHz / refWidth).rounded(.up)))
-        let step = pow(2, 1 / w.perOctave) - 1
+        var k = max(1, Int((lowHz / refWidth).rounded(.up)))
+        let kmax = min(513, Int((highHz / refWidth).rounded(.up)))
+        let step = pow(2, 1 / perOctave) - 1
         var out: [(lo: Int, hi: Int)] = []
         let width = sampleRate / Double(n)
         while k < kmax {
@@ -62,29 +95,101 @@ struct OnsetNetwork {
             out.append((lo2, hi2))
             k = hi
         }
-        // A weights file for another band count cannot be fed: pad or cut to its count.
-        while out.count < w.bands { out.append(out.last ?? (1, 2)) }
-        return Array(out.prefix(w.bands))
+        while out.count < bands { out.append(out.last ?? (1, 2)) }
+        return Array(out.prefix(bands))
     }
 
-    /// One hop on the short window's power spectrum (`scale` makes it dBFS).
-    /// Returns whether the network fires at `threshold` (a probability).
-    mutating func step(power: UnsafePointer<Float>, scale: Float, threshold: Float) -> Bool {
-        let b = weights.bands
+    /// The spectral part from the short window's power spectrum (`scale` makes it dBFS).
+    mutating func spectrum(power: UnsafePointer<Float>, scale: Float) {
+        let b = bands
+        let frames = Self.fluxLag + Self.fluxFrames
+        let cur = hop % frames
+        past.withUnsafeMutableBufferPointer { ring in
+            values.withUnsafeMutableBufferPointer { x in
+                for i in 0..<b {
+                    var sum: Float = 0
+                    for k in bins[i].lo..<bins[i].hi { sum += power[k] }
+                    let db = 10 * log10(sum * scale + 1e-9)
+                    floor[i] = hop > 0 ? min(db, floor[i] + rise) : db
+                    x[i] = db / 20
+                    x[b + i] = (db - floor[i]) / 20
+                    ring[cur * b + i] = db
+                }
+                for i in 0..<b {
+                    var m: Float = -1000
+                    for j in Self.fluxLag..<frames {
+                        let row = ((cur - j + frames) % frames) * b
+                        m = max(m, ring[row + i], ring[row + max(0, i - 1)], ring[row + min(b - 1, i + 1)])
+                    }
+                    x[2 * b + i] = max(0, ring[cur * b + i] - m) / 20
+                }
+            }
+        }
+        hop += 1
+    }
+
+    /// The DSP detector's part.
+    mutating func detector(_ d: DetectorState) {
+        values.withUnsafeMutableBufferPointer { d.write(to: $0.baseAddress! + Self.perBand * bands) }
+    }
+}
+
+/// The learned onset detector at run time: a small causal network over
+/// `OnsetNetworkInput` (the short window's bands and the DSP detector's
+/// state), one step per hop, plain Swift on arrays: causal dilated
+/// convolutions over the hops (ReLU) and a linear output whose sigmoid is the
+/// probability that an onset has just arrived. With weights, the analysis
+/// keeps a DSP onset of `full` only where that probability reaches the
+/// weights' threshold (`Analyzer`): a learned veto of the detector's false
+/// onsets (the ring of a hat, a synth bass's body).
+///
+/// Trained by `scripts/onset-train` on generated audio from the tuning
+/// sources only, on the inputs the analysis itself writes (`physarum analyze
+/// --onset-input`); `scripts/onset_network.py` computes the same layers.
+/// Deterministic: the output depends only on the samples (same operations in
+/// the same order on every run, offline or live). Pure state machine;
+/// allocates only in `init`. Single-threaded.
+struct OnsetNetwork {
+    let weights: OnsetNetworkWeights
+    private(set) var input: OnsetNetworkInput
+    /// Per layer: its input history, a ring of `span` vectors of `inputs` floats.
+    private var rings: [[Float]]
+    private var spans: [Int]
+    private var position = 0
+    private var scratch: [Float]
+    /// The probability on the last hop (0…1).
+    private(set) var probability: Float = 0
+    /// Hops the output looks back over (its receptive field).
+    let context: Int
+    /// Whether the network has heard a whole context since the stream began.
+    var heardContext: Bool { position >= context }
+
+    /// A network for the short window of `layout`.
+    init(weights: OnsetNetworkWeights, layout: AnalysisLayout) {
+        self.weights = weights
+        input = OnsetNetworkInput(bands: weights.bands, lowHz: weights.lowHz, highHz: weights.highHz,
+                                  perOctave: weights.perOctave, floorRise: weights.floorRise, layout: layout)
+        rings = weights.layers.map { Array(repeating: 0, count: (($0.kernel - 1) * $0.dilation + 1) * $0.inputs) }
+        spans = weights.layers.map { ($0.kernel - 1) * $0.dilation + 1 }
+        context = spans.reduce(1) { $0 + $1 - 1 }
+        scratch = Array(repeating: 0, count: weights.layers.map(\.outputs).max() ?? 0)
+    }
+
+    /// The spectral part of this hop's input (before `step`).
+    mutating func spectrum(power: UnsafePointer<Float>, scale: Float) {
+        input.spectrum(power: power, scale: scale)
+    }
+
+    /// One hop, with the DSP detector's state on it: sets `probability`.
+    mutating func step(detector: OnsetNetworkInput.DetectorState) {
+        input.detector(detector)
         let first = weights.layers[0]
         let span0 = spans[0]
         rings[0].withUnsafeMutableBufferPointer { ring in
-            let x = ring.baseAddress! + (position % span0) * first.inputs
-            for i in 0..<b {
-                var sum: Float = 0
-                for k in bins[i].lo..<bins[i].hi { sum += power[k] }
-                let db = 10 * log10(sum * scale + 1e-9)
-                floor[i] = started ? min(db, floor[i] + rise) : db
-                x[i] = db / 20
-                x[b + i] = (db - floor[i]) / 20
+            input.values.withUnsafeBufferPointer { v in
+                (ring.baseAddress! + (position % span0) * first.inputs).update(from: v.baseAddress!, count: first.inputs)
             }
         }
-        started = true
         var hidden = 0
         for l in 0..<weights.layers.count {
             let layer = weights.layers[l]
@@ -119,19 +224,6 @@ struct OnsetNetwork {
         }
         position += 1
         probability = 1 / (1 + exp(-z))
-        if quietHops > 0 { quietHops -= 1; armed = false }
-        if armed && probability >= threshold {
-            armed = false
-            return true
-        }
-        if probability < 0.5 * threshold && quietHops == 0 { armed = true }
-        return false
-    }
-
-    /// Fires nothing for `hops` hops (after a gap in the input).
-    mutating func suppress(hops: Int) {
-        quietHops = max(quietHops, hops)
-        armed = false
     }
 
     /// Σ a[i]·b[i] over n floats: eight lanes, then the rest (a fixed order: deterministic).
@@ -151,7 +243,7 @@ struct OnsetNetwork {
     }
 
     /// The threshold at a sensitivity (0…1): the trained one at 0.5, moved by
-    /// ±2 in logit (about ×e² in odds) at the ends.
+    /// ±2 in logit (about ×e² in odds) at the ends (more sensitive: fewer vetoes).
     static func threshold(trained: Float, sensitivity: Double) -> Float {
         let t = max(1e-4, min(1 - 1e-4, trained))
         let logit = log(t / (1 - t)) - 4 * (Float(max(0, min(1, sensitivity))) - 0.5)

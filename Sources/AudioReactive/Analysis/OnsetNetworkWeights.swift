@@ -14,16 +14,18 @@ public struct OnsetNetworkError: Error, CustomStringConvertible, Sendable, Equat
 /// The onset network's weights, read strictly from a file made by
 /// `scripts/onset-train` (format in `scripts/onset_network.py`):
 ///
-///     physarum-onset-network 1
+///     physarum-onset-network 2
 ///     {"bands":40,"lowHz":30,"highHz":16000,"perOctave":6,"floorRise":10,
-///      "layers":[{"in":80,"out":32,"kernel":3,"dilation":1},…],"threshold":0.5,
+///      "perBand":3,"detector":8,
+///      "layers":[{"in":128,"out":32,"kernel":3,"dilation":1},…],"threshold":0.5,
 ///      "floats":N,"fnv1a64":"…"}
 ///     N little-endian float32: per layer weights [out][in][kernel] (kernel 0 =
 ///     the oldest hop), biases [out]; then the output's weights [in] and bias.
 ///
 /// Everything is checked before use: the magic line, the header's fields,
-/// that the layers chain (first input = 2 × bands, each input = the previous
-/// output), the float count against the shapes and the file's length, the
+/// that the inputs are the ones this analysis computes (`perBand` and
+/// `detector` as `OnsetNetworkInput`'s), that the layers chain (first input =
+/// perBand × bands + detector, each input = the previous output), the float count against the shapes and the file's length, the
 /// FNV-1a 64 checksum of the floats, and that every value is finite. A file
 /// that fails any check is refused whole (`OnsetNetworkError`), and the
 /// analysis runs the DSP detector alone. Immutable; safe from any thread.
@@ -36,7 +38,7 @@ public struct OnsetNetworkWeights: Sendable, Equatable {
         public let bias: [Float]
     }
 
-    /// Bands of the input (each gives two inputs: level and height over its floor).
+    /// Bands of the input (each gives `OnsetNetworkInput.perBand` inputs: level, height over its floor, flux).
     public let bands: Int
     public let lowHz: Double, highHz: Double, perOctave: Double
     /// The floor tracker's rise, dB per second.
@@ -47,13 +49,14 @@ public struct OnsetNetworkWeights: Sendable, Equatable {
     /// The probability at which the network fires at sensitivity 0.5 (chosen on the tuning set).
     public let threshold: Float
 
-    static let magic = "physarum-onset-network 1"
+    static let magic = "physarum-onset-network 2"
     /// Where the shipped weights lie, under the configs directory.
     public static let shippedPath = "onset/onset-network.weights"
 
     private struct Header: Decodable {
         struct Shape: Decodable { let `in`: Int, out: Int, kernel: Int, dilation: Int }
         let bands: Int, lowHz: Double, highHz: Double, perOctave: Double, floorRise: Double
+        let perBand: Int, detector: Int
         let layers: [Shape]
         let threshold: Double, floats: Int, fnv1a64: String
     }
@@ -78,13 +81,16 @@ public struct OnsetNetworkWeights: Sendable, Equatable {
         }
         let head: Header
         do { head = try JSONDecoder().decode(Header.self, from: Data(bytes[(first + 1)..<second])) } catch {
-            throw fail("header is not valid JSON with bands, lowHz, highHz, perOctave, floorRise, layers, threshold, floats, fnv1a64")
+            throw fail("header is not valid JSON with bands, lowHz, highHz, perOctave, floorRise, perBand, detector, layers, threshold, floats, fnv1a64")
         }
         guard head.bands > 0, head.bands <= 256, !head.layers.isEmpty, head.layers.count <= 16,
               head.lowHz > 0, head.highHz > head.lowHz, head.perOctave > 0, head.floorRise >= 0,
               head.threshold > 0, head.threshold < 1 else { throw fail("header values out of range") }
+        guard head.perBand == OnsetNetworkInput.perBand, head.detector == OnsetNetworkInput.detectorCount else {
+            throw fail("made for other inputs (\(head.perBand) per band and \(head.detector) of the detector; this analysis gives \(OnsetNetworkInput.perBand) and \(OnsetNetworkInput.detectorCount))")
+        }
         var expected = 0
-        var inputs = 2 * head.bands
+        var inputs = head.perBand * head.bands + head.detector
         for (n, l) in head.layers.enumerated() {
             guard l.in == inputs else { throw fail("layer \(n) takes \(l.in) inputs, expected \(inputs)") }
             guard l.out > 0, l.out <= 512, l.kernel > 0, l.kernel <= 16, l.dilation > 0, l.dilation <= 256 else {

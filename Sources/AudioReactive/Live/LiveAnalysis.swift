@@ -57,10 +57,12 @@ public final class LiveAnalysis: @unchecked Sendable {
     static let metersKeptNanos: UInt64 = 1_000_000_000
 
     /// An analysis of `source` with `settings` (FFT plans are made here).
-    public init(source: any LiveAudioSource, settings: AudioTuning = AudioTuning()) {
+    /// `network`: the onset network's weights (nil: the DSP detector alone).
+    public init(source: any LiveAudioSource, settings: AudioTuning = AudioTuning(),
+                network: OnsetNetworkWeights? = OnsetNetworkWeights.shipped) {
         self.source = source
         layout = .standard(sampleRate: source.sampleRate)
-        analyzer = Analyzer(layout: layout, settings: settings)
+        analyzer = Analyzer(layout: layout, settings: settings, network: network)
         settingsBox = Mutex(analyzer.settings)
     }
 

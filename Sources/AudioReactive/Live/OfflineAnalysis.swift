@@ -16,9 +16,10 @@ public final class OfflineAnalysis {
     private var ended = false
 
     /// Analyses `source` with `settings` at the source's sample rate (FFT plans are made here).
-    public init(source: any AudioSource, settings: AudioTuning) {
+    public init(source: any AudioSource, settings: AudioTuning,
+                network: OnsetNetworkWeights? = OnsetNetworkWeights.shipped) {
         self.source = source
-        analyzer = Analyzer(layout: .standard(sampleRate: source.sampleRate), settings: settings)
+        analyzer = Analyzer(layout: .standard(sampleRate: source.sampleRate), settings: settings, network: network)
         pending.reserveCapacity(buffer.count / analyzer.layout.hop + 1)
     }
 

@@ -14,7 +14,7 @@ enum AnalysisBench {
             var onsets = 0
             var layout = AnalysisLayout.standard(sampleRate: rate)
             for _ in 0..<max(1, o.repeats) {
-                let analyzer = Analyzer(layout: layout, settings: AudioTuning())
+                let analyzer = Analyzer(layout: layout, settings: AudioTuning(), network: OnsetNetworkWeights.shipped)
                 layout = analyzer.layout
                 var n = 0, on = 0
                 let c0 = processCPUSeconds()

@@ -11,7 +11,8 @@ enum AnalyzeCommand: Subcommand {
     static var help: String { """
     Usage: physarum analyze (--file F | --source NAME | --default | --synth SPEC)
                             [--json] [--duration SECONDS] [--server ADDRESS]
-                            [--osc HOST:PORT [--osc-rate FPS]] [TUNING OPTIONS]
+                            [--osc HOST:PORT [--osc-rate FPS]] [--onset-network PATH|off]
+                            [--onset-input FILE] [TUNING OPTIONS]
 
     Runs the analysis and prints one line per hop (128 samples = 2.67 ms at
     48 kHz). Time is the sample clock; a file gives exactly what live
@@ -49,6 +50,16 @@ enum AnalyzeCommand: Subcommand {
                        /physarum/beat ffiii; see docs/live-control.md). A file
                        or synthetic signal is sent in real time.
       --osc-rate FPS   frames a second for --osc (default 60)
+      --onset-network PATH|off
+                       the onset network's weights (default: the shipped
+                       configs/onset/onset-network.weights); off: the DSP
+                       detector alone. A damaged file is one line on stderr
+                       and the DSP detector alone
+      --onset-input FILE
+                       also write the onset network's input of every hop to
+                       FILE (a line `physarum-onset-input N`, then N float32
+                       per hop, little-endian): what scripts/onset-train
+                       trains on (a file or synthetic signal only)
 
     \(tuningHelp)
 
@@ -94,6 +105,8 @@ enum AnalyzeCommand: Subcommand {
         var oscTarget: HostPort?
         if let t = try r.string("--osc") { oscTarget = try HostPort.parse(t, option: "--osc", requireHost: true) }
         let oscRate = try r.double("--osc-rate", in: 1...1000) ?? 60
+        let networkChoice = try r.string("--onset-network")
+        let inputDump = try r.string("--onset-input")
         let settings = try readSettings(&r)
         try r.finish()
         let chosen = [file != nil, sourceName != nil, useDefault, synth != nil].filter { $0 }.count
@@ -102,6 +115,13 @@ enum AnalyzeCommand: Subcommand {
         }
         let input: Input = file.map { .file($0) } ?? synth.map { .synth($0) } ?? .source(sourceName)
         if case .synth = input, duration == nil { throw UsageError("--synth needs --duration SECONDS") }
+        if case .source = input, inputDump != nil { throw UsageError("--onset-input needs --file or --synth") }
+        let network: OnsetNetworkWeights?
+        switch networkChoice {
+        case nil: network = OnsetNetworkWeights.shipped
+        case "off": network = nil
+        case let path?: network = OnsetNetworkWeights.loadReporting(path: path) { printError($0) }
+        }
         var bridge: OSCBridge?
         if let oscTarget {
             var paced = true
@@ -114,14 +134,14 @@ enum AnalyzeCommand: Subcommand {
         case .file(let path):
             let source: FileSource
             do { source = try FileSource(path: path) } catch { throw RuntimeFailure(error.description) }
-            try runOffline(source, settings: settings, duration: duration, out: out)
+            try runOffline(source, settings: settings, network: network, inputDump: inputDump, duration: duration, out: out)
         case .synth(let spec):
             let g: any SignalGenerator
             do { g = try SyntheticSource.generator(spec: spec) } catch { throw UsageError(error.description) }
             try runOffline(SyntheticSource(g, duration: duration, label: "synthetic \(spec)"), settings: settings,
-                           duration: duration, out: out)
+                           network: network, inputDump: inputDump, duration: duration, out: out)
         case .source(let name):
-            try runLive(source: name, server: server, settings: settings, duration: duration, out: out)
+            try runLive(source: name, server: server, settings: settings, network: network, duration: duration, out: out)
         }
         return 0
     }
@@ -147,19 +167,35 @@ enum AnalyzeCommand: Subcommand {
         return s
     }
 
-    static func runOffline(_ source: any AudioSource, settings: AudioTuning, duration: Double?,
-                           out: FeatureLineWriter) throws {
-        let analyzer = Analyzer(layout: .standard(sampleRate: source.sampleRate), settings: settings)
+    static func runOffline(_ source: any AudioSource, settings: AudioTuning, network: OnsetNetworkWeights?,
+                           inputDump: String?, duration: Double?, out: FeatureLineWriter) throws {
+        let analyzer = Analyzer(layout: .standard(sampleRate: source.sampleRate), settings: settings, network: network)
+        var dump = Data()
+        var width = 0
+        if inputDump != nil {
+            analyzer.onsetInputSink = { v in
+                width = v.count
+                dump.append(UnsafeBufferPointer(start: UnsafeRawPointer(v.baseAddress!).assumingMemoryBound(to: UInt8.self),
+                                                count: v.count * MemoryLayout<Float>.size))
+            }
+        }
         do {
             try analyzer.run(source, maxSeconds: duration) { f, _ in out.write(f) }
         } catch {
             throw RuntimeFailure(error.description)
         }
         out.flush()
+        if let path = inputDump {
+            do {
+                try SafeFile.writeAtomically(Data("physarum-onset-input \(width)\n".utf8) + dump, to: URL(fileURLWithPath: path))
+            } catch {
+                throw RuntimeFailure("--onset-input \(path): \(error)")
+            }
+        }
     }
 
-    static func runLive(source name: String?, server: String?, settings: AudioTuning, duration: Double?,
-                        out: FeatureLineWriter) throws {
+    static func runLive(source name: String?, server: String?, settings: AudioTuning, network: OnsetNetworkWeights?,
+                        duration: Double?, out: FeatureLineWriter) throws {
         // Printed lines go out every 20 ms (a wake-up per 5 ms fragment cost
         // more than the writing), so the capture asks for 20 ms fragments
         // too: the lines are the same (the sample clock), with a quarter of
@@ -167,7 +203,7 @@ enum AnalyzeCommand: Subcommand {
         let paced = out.bridge == nil
         let capture = PulseCapture(source: name, server: server, fragmentSeconds: paced ? 0.02 : 0.005)
         // Started before the capture: the analysis then runs on the capture thread.
-        let live = LiveAnalysis(source: capture, settings: settings)
+        let live = LiveAnalysis(source: capture, settings: settings, network: network)
         live.start()
         let first = capture.waitForFirstOutcome(timeout: 10)
         guard first.state == .capturing else {

@@ -69,7 +69,7 @@ struct Analysis {
     var meters: [AnalysisMeters] = []
 
     init(_ samples: [Float], settings: AudioTuning = AudioTuning(), keepMeters: Bool = false,
-         network: OnsetNetworkWeights? = nil) {
+         network: OnsetNetworkWeights? = OnsetNetworkWeights.shipped) {
         let analyzer = Analyzer(layout: .standard(sampleRate: Signals.rate), settings: settings, network: network)
         var f: [AudioFeatures] = []
         var m: [AnalysisMeters] = []
