@@ -132,6 +132,9 @@ import Testing
         let (bare, rows, hops) = inputs(nil)
         let (fed, _, _) = inputs(w)
         #expect(rows == hops && bare.count == hops * (OnsetNetworkInput.perBand * w.bands + OnsetNetworkInput.detectorCount))
-        #expect(bare == fed)
+        let first = bare.indices.first { $0 < fed.count && bare[$0] != fed[$0] }
+        let width = OnsetNetworkInput.perBand * w.bands + OnsetNetworkInput.detectorCount
+        #expect(bare.count == fed.count && first == nil,
+                "hop \((first ?? 0) / width), input \((first ?? 0) % width): \(first.map { bare[$0] } ?? 0) written, \(first.map { fed[$0] } ?? 0) fed")
     }
 }

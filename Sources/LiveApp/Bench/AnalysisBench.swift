@@ -36,6 +36,8 @@ enum AnalysisBench {
                 ("sampleRate", .int(Int(rate))), ("hop", .int(layout.hop)),
                 ("windows", .array(layout.windows.map { .int($0) })), ("audioSeconds", .int(Int(seconds))),
                 ("hops", .int(hops)), ("onsets", .int(onsets)), ("repeats", .int(o.repeats)),
+                // Whether the onset network's veto ran (the shipped weights were found and loaded).
+                ("onsetNetwork", .bool(OnsetNetworkWeights.shipped != nil)),
                 ("seconds", JSONNode.rounded(med, 6)), ("usPerHop", JSONNode.rounded(usPerHop, 3)),
                 ("hopsPerSecond", JSONNode.rounded(hopsPerSecond, 3)),
                 ("percentOfCore", JSONNode.rounded(usPerHop * hopsPerSecond / 1e6 * 100, 4)),
