@@ -50,19 +50,11 @@ public final class Analyzer {
     private var support: [Float] = Array(repeating: 0, count: AudioSourceID.count)
     private var fusion: OnsetFusion
     private var start = StreamStart()
-    /// The learned onset detector (nil: the DSP detector alone) and its threshold at the current sensitivity.
-    private var network: OnsetNetwork?
-    private var networkThreshold: Float = 1
-    /// With a network: `full`'s transient from the onsets it kept, and hops since the last one.
-    private var netTransient: Float = 0
-    private var sinceKept = Int.max / 2
-    /// The network's input without a network, for `onsetInputSink`.
-    private var bareInput: OnsetNetworkInput?
+    /// The onset network's veto and input (`OnsetVeto`).
+    private var veto: OnsetVeto
     /// Receives the onset network's input of every hop (`OnsetNetworkInput`;
     /// `physarum analyze --onset-input`, for training). Set before the first hop.
-    public var onsetInputSink: ((UnsafeBufferPointer<Float>) -> Void)? {
-        didSet { if network == nil && onsetInputSink != nil && bareInput == nil { bareInput = OnsetNetworkInput(layout: layout) } }
-    }
+    public var onsetInputSink: ((UnsafeBufferPointer<Float>) -> Void)?
 
     /// Flux compares each group with its loudest value (max-filtered across
     /// the neighbouring groups) in the frames `fluxLag` … `fluxLag +
@@ -159,8 +151,7 @@ public final class Analyzer {
         beats = BeatTracker(hopSeconds: layout.hopSeconds)
         downbeats = DownbeatTracker(layout: layout)
         fusion = OnsetFusion(hopSeconds: layout.hopSeconds, thresholdHops: windowHops)
-        self.network = network.map { OnsetNetwork(weights: $0, layout: layout) }
-        networkThreshold = network.map { OnsetNetwork.threshold(trained: $0.threshold, sensitivity: s.onsetSensitivity) } ?? 1
+        veto = OnsetVeto(weights: network, layout: layout, sensitivity: s.onsetSensitivity)
     }
 
     deinit {
@@ -182,7 +173,7 @@ public final class Analyzer {
         }
         settings = s
         derived = Derived(s, layout.hopSeconds)
-        if let n = network { networkThreshold = OnsetNetwork.threshold(trained: n.weights.threshold, sensitivity: s.onsetSensitivity) }
+        veto.setSensitivity(s.onsetSensitivity)
     }
 
     /// Feeds samples; calls `emit` once per completed hop.
@@ -253,8 +244,8 @@ public final class Analyzer {
             }
         }
         computeFlux()
-        network?.spectrum(power: powers[0], scale: powerScale[0])
-        bareInput?.spectrum(power: powers[0], scale: powerScale[0])
+        let vetoing = veto.isVetoing || onsetInputSink != nil
+        if vetoing { veto.spectrum(power: powers[0], scale: powerScale[0]) }
         broadPower += upperPower
         fusion.beginHop(bandDb: bandDb, upperPower: upperPower, broadPower: broadPower,
                         upperFlatness: upperFlatness / Float(AudioSourceID.brilliance.index - AudioSourceID.lowMid.index),
@@ -309,41 +300,12 @@ public final class Analyzer {
                                           trigger: isFull ? bandTrigger : nil)
             var transient = onsets[s].transient
             let dspFired = fired
-            if isFull && (network != nil || bareInput != nil) {
-                let evidence = fusion.levelEvidence
-                var det = OnsetNetworkInput.DetectorState()
-                det.support = max(-2, min(8, fullSupport)) / 4
-                det.fired = fired ? 1 : 0
-                det.trigger = bandTrigger ?? 0
-                det.recency = min(sinceFull, 0.25) / 0.25
-                let allowed = state != .closed && !startBlock
-                det.allowed = allowed ? 1 : 0
-                det.upperRise = max(0, min(8, evidence.upper)) / 4
-                det.broadRise = max(0, min(8, evidence.broad)) / 4
-                det.noiseShare = evidence.noiseShare
-                if network != nil {
-                    // The network's veto: a DSP onset stands unless the network finds it unlikely
-                    // (not before the network has heard its whole context: a kick on a stream's
-                    // first sample is a hit, and training never saw a stream's first hops).
-                    network!.step(detector: det)
-                    fired = dspFired && (network!.probability >= networkThreshold || !network!.heardContext)
-                    netTransient *= d.onset.decay
-                    sinceKept += 1
-                    if fired {
-                        sinceKept = 0
-                        netTransient = max(netTransient, onsets[s].transient)
-                    } else if sinceKept <= OnsetDetector.captureLength {
-                        netTransient = max(netTransient, onsets[s].transient)  // the hit's flux still rising
-                    }
-                    if netTransient < 1e-6 { netTransient = 0 }
-                    transient = netTransient
-                } else {
-                    bareInput!.detector(det)
-                }
-                if let sink = onsetInputSink {
-                    let values = network?.input.values ?? bareInput!.values
-                    values.withUnsafeBufferPointer { sink($0) }
-                }
+            if isFull && vetoing {
+                let det = OnsetNetworkInput.DetectorState(support: fullSupport, fired: fired, trigger: bandTrigger,
+                                                          sinceOnset: sinceFull, allowed: state != .closed && !startBlock,
+                                                          evidence: fusion.levelEvidence)
+                (fired, transient) = veto.decide(dspFired: fired, dspTransient: transient, detector: det, decay: d.onset.decay)
+                if let sink = onsetInputSink { veto.values.withUnsafeBufferPointer { sink($0) } }
             }
             if isFull {  // the DSP detector's own state follows its own decisions (what the network was trained on)
                 sinceFull = dspFired ? 0 : sinceFull + dt

@@ -37,6 +37,21 @@ struct OnsetNetworkInput {
         /// How much of the room's floor counts as noise (0…1).
         var noiseShare: Float = 0
 
+        /// The values scaled from the detector's: `support` of `full`'s flux, whether it
+        /// `fired`, the fusion's `trigger`, seconds since its last onset before this hop,
+        /// whether onsets are `allowed`, and the fusion's `levelEvidence`.
+        init(support s: Float, fired f: Bool, trigger t: Float?, sinceOnset: Float, allowed a: Bool,
+             evidence e: (upper: Float, broad: Float, noiseShare: Float)) {
+            support = max(-2, min(8, s)) / 4
+            fired = f ? 1 : 0
+            trigger = t ?? 0
+            recency = min(sinceOnset, 0.25) / 0.25
+            allowed = a ? 1 : 0
+            upperRise = max(0, min(8, e.upper)) / 4
+            broadRise = max(0, min(8, e.broad)) / 4
+            noiseShare = e.noiseShare
+        }
+
         func write(to x: UnsafeMutablePointer<Float>) {
             x[0] = support; x[1] = fired; x[2] = trigger; x[3] = recency
             x[4] = allowed; x[5] = upperRise; x[6] = broadRise; x[7] = noiseShare
@@ -151,7 +166,6 @@ struct OnsetNetworkInput {
 /// allocates only in `init`. Single-threaded.
 struct OnsetNetwork {
     let weights: OnsetNetworkWeights
-    private(set) var input: OnsetNetworkInput
     /// Per layer: its input history, a ring of `span` vectors of `inputs` floats.
     private var rings: [[Float]]
     private var spans: [Int]
@@ -164,29 +178,21 @@ struct OnsetNetwork {
     /// Whether the network has heard a whole context since the stream began.
     var heardContext: Bool { position >= context }
 
-    /// A network for the short window of `layout`.
-    init(weights: OnsetNetworkWeights, layout: AnalysisLayout) {
+    /// A network with `weights` (its input comes from an `OnsetNetworkInput` made for them).
+    init(weights: OnsetNetworkWeights) {
         self.weights = weights
-        input = OnsetNetworkInput(bands: weights.bands, lowHz: weights.lowHz, highHz: weights.highHz,
-                                  perOctave: weights.perOctave, floorRise: weights.floorRise, layout: layout)
         rings = weights.layers.map { Array(repeating: 0, count: (($0.kernel - 1) * $0.dilation + 1) * $0.inputs) }
         spans = weights.layers.map { ($0.kernel - 1) * $0.dilation + 1 }
         context = spans.reduce(1) { $0 + $1 - 1 }
         scratch = Array(repeating: 0, count: weights.layers.map(\.outputs).max() ?? 0)
     }
 
-    /// The spectral part of this hop's input (before `step`).
-    mutating func spectrum(power: UnsafePointer<Float>, scale: Float) {
-        input.spectrum(power: power, scale: scale)
-    }
-
-    /// One hop, with the DSP detector's state on it: sets `probability`.
-    mutating func step(detector: OnsetNetworkInput.DetectorState) {
-        input.detector(detector)
+    /// One hop on its input (`OnsetNetworkInput.values`): sets `probability`.
+    mutating func step(input: [Float]) {
         let first = weights.layers[0]
         let span0 = spans[0]
         rings[0].withUnsafeMutableBufferPointer { ring in
-            input.values.withUnsafeBufferPointer { v in
+            input.withUnsafeBufferPointer { v in
                 (ring.baseAddress! + (position % span0) * first.inputs).update(from: v.baseAddress!, count: first.inputs)
             }
         }
