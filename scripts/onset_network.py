@@ -125,25 +125,6 @@ def infer(feat, layers, out_w, out_b):
     return 1 / (1 + np.exp(-z))
 
 
-def pick(prob, threshold, allowed=None, refractory=0.05, hop_seconds=HOP / SR, rearm=0.5):
-    """Hop indices where the analysis takes an onset from the network (as Analyzer does): an
-    upward crossing of `threshold` (re-armed once the probability falls under `rearm` x
-    threshold), where onsets are allowed and `refractory` seconds after the last one."""
-    fired, armed, left = [], True, np.float32(0)
-    dt, refr = np.float32(hop_seconds), np.float32(refractory)
-    for t, p in enumerate(prob):
-        net = False
-        if armed and p >= threshold:
-            net, armed = True, False
-        elif p < rearm * threshold:
-            armed = True
-        left = np.float32(left - dt)
-        if net and (allowed is None or allowed[t] > 0.5) and left <= 0:
-            fired.append(t)
-            left = refr
-    return fired
-
-
 def context(layers):
     """Hops the network's output looks back over (before that many, the analysis vetoes nothing)."""
     return 1 + sum((w.shape[2] - 1) * d for w, _, d in layers)
