@@ -56,11 +56,12 @@ def read_input(path):
     return np.frombuffer(raw[a + 1:], "<f4").reshape(-1, n)
 
 
-def analysis_input(wav, physarum):
+def analysis_input(wav, physarum, candidates):
     """The network's input for every hop of `wav`, from the analysis itself (the DSP detector alone)."""
     with tempfile.TemporaryDirectory(prefix="onset-input.") as tmp:
         out = os.path.join(tmp, "input.f32")
-        subprocess.run([physarum, "analyze", "--file", wav, "--onset-network", "off", "--onset-input", out],
+        extra = [] if candidates is None else ["--onset-candidates", str(candidates)]
+        subprocess.run([physarum, "analyze", "--file", wav, "--onset-network", "off", "--onset-input", out] + extra,
                        check=True, stdout=subprocess.DEVNULL)
         return read_input(out).copy()
 
@@ -72,7 +73,7 @@ def fnv1a64(data):
     return h
 
 
-def write(path, layers, out_w, out_b, threshold):
+def write(path, layers, out_w, out_b, threshold, candidates):
     """layers: [(weight (out, in, kernel), bias (out,), dilation)]; writes atomically."""
     floats = []
     shape = []
@@ -84,6 +85,8 @@ def write(path, layers, out_w, out_b, threshold):
     head = {"bands": BANDS, "lowHz": LOW_HZ, "highHz": HIGH_HZ, "perOctave": PER_OCTAVE,
             "floorRise": FLOOR_RISE, "perBand": PER_BAND, "detector": DETECTOR, "layers": shape, "threshold": round(float(threshold), 4),
             "floats": len(data) // 4, "fnv1a64": f"{fnv1a64(data):016x}"}
+    if candidates is not None:  # the `full` detector's sensitivity when this network judges its onsets
+        head["candidates"] = round(float(candidates), 4)
     tmp = path + ".tmp"
     with open(tmp, "wb") as f:
         f.write((MAGIC + "\n" + json.dumps(head, separators=(",", ":")) + "\n").encode() + data)

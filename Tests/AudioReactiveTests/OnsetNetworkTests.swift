@@ -47,6 +47,8 @@ import Testing
         let inputs = OnsetNetworkInput.perBand * OnsetNetworkInput.defaultBands + OnsetNetworkInput.detectorCount
         let header = Array(head.replacingOccurrences(of: "\"in\":\(inputs),", with: "\"in\":\(inputs + 1),").utf8) + Array(good[body...])
         let otherInputs = Array(head.replacingOccurrences(of: "\"detector\":", with: "\"detector\":1").utf8) + Array(good[body...])
+        let candidates = Array(head.replacingOccurrences(of: "\"threshold\":", with: "\"candidates\":1.5,\"threshold\":").utf8)
+            + Array(good[body...])
         let firstFormat = Array(head.replacingOccurrences(of: "physarum-onset-network 2", with: "physarum-onset-network 1").utf8)
             + Array(good[body...])
         let cases: [(String, [UInt8], String)] = [
@@ -55,6 +57,7 @@ import Testing
             ("not a weights file", Array("{\"hello\": 1}\n".utf8), "not an onset network file"),
             ("a header whose shapes do not chain", header, "layer 0 takes \(inputs + 1) inputs"),
             ("a file for other inputs", otherInputs, "made for other inputs"),
+            ("a candidate sensitivity over 1", candidates, "out of range"),
             ("the first format (the spectrum alone)", firstFormat, "not an onset network file"),
             ("empty", [], "not an onset network file"),
         ]
@@ -103,12 +106,13 @@ import Testing
             && $0[.full].transient == $1[.full].transient && $0[.full].level == $1[.full].level })
     }
 
-    /// The network only takes away: every onset with it is one the DSP detector fired too.
+    /// The network only takes away: every onset with it is one the DSP detector (at the weights'
+    /// candidate sensitivity) fired too.
     @Test func theNetworkOnlyVetoesTheDSPDetectorsOnsets() throws {
         let w = try #require(OnsetNetworkWeights.shipped)
         let (dry, _) = DrumPattern.house(bpm: 126).render(bars: 8, seed: 5)
         let x = Signals.withNoise(Signals.mastered(dry), .pink, rmsDBFS: -40)
-        let dsp = Set(Analysis(x, network: nil).onsetTimes)
+        let dsp = Set(Analysis(x, network: nil, candidates: w.candidates).onsetTimes)
         let kept = Analysis(x, network: w).onsetTimes
         #expect(!kept.isEmpty && kept.allSatisfy { dsp.contains($0) }, "\(kept.filter { !dsp.contains($0) })")
         print("onset network on a house groove in quiet room noise: \(dsp.count) DSP onsets, \(kept.count) kept")
@@ -117,13 +121,14 @@ import Testing
     /// What the network hears on a hop is what training saw: the input the
     /// analysis writes without weights (`physarum analyze --onset-input`, what
     /// scripts/onset-train learns from) equals the one it feeds the network
-    /// (the DSP detector's state does not depend on the network's vetoes).
+    /// (the DSP detector's state does not depend on the network's vetoes; the
+    /// `full` detector runs at the weights' candidate sensitivity in both).
     @Test func theNetworkHearsWhatTrainingSaw() throws {
         let w = try #require(OnsetNetworkWeights.shipped)
         let (dry, _) = DrumPattern.drumAndBass(bpm: 174).render(bars: 4, seed: 3)
         let x = Signals.withNoise(Signals.mastered(dry), .pink, rmsDBFS: -45)
         func inputs(_ network: OnsetNetworkWeights?) -> ([Float], Int, Int) {
-            let analyzer = Analyzer(layout: .standard(sampleRate: Signals.rate), network: network)
+            let analyzer = Analyzer(layout: .standard(sampleRate: Signals.rate), network: network, candidates: w.candidates)
             var values: [Float] = [], rows = 0, hops = 0
             analyzer.onsetInputSink = { v in values.append(contentsOf: v); rows += 1 }
             analyzer.process(x) { _ in hops += 1 }

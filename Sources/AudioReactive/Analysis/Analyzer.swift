@@ -41,7 +41,7 @@ public final class Analyzer {
     /// Seconds since `full` last fired.
     private var sinceFull: Float = .infinity
     private var reference: [Float] = []
-    private var derived: Derived
+    private var derived: AnalyzerTuning
     private var beats: BeatTracker
     private var downbeats: DownbeatTracker
     private var fullDbBack: (Float, Float) = (-200, -200)
@@ -50,6 +50,8 @@ public final class Analyzer {
     private var support: [Float] = Array(repeating: 0, count: AudioSourceID.count)
     private var fusion: OnsetFusion
     private var start = StreamStart()
+    /// The `full` detector's sensitivity, instead of the settings' (see `init`).
+    private let candidates: Double?
     /// The onset network's veto and input (`OnsetVeto`).
     private var veto: OnsetVeto
     /// Receives the onset network's input of every hop (`OnsetNetworkInput`;
@@ -85,32 +87,20 @@ public final class Analyzer {
     /// Weight of the broadband level's rise (dB over 2 hops) in what the beat tracker hears.
     static let beatLevelWeight: Float = 0.5
 
-    private struct Derived {
-        var attack: Float, release: Float, gate: GateTuning, open: Float, close: Float
-        var onset: OnsetTuning, gain: Float, autoGain: Bool, adaptation: Float
-        init(_ s: AudioTuning, _ hop: Double) {
-            attack = Envelope.coefficient(timeConstant: s.attack / 1000, step: hop)
-            release = Envelope.coefficient(timeConstant: s.release / 1000, step: hop)
-            gate = GateTuning(low: s.gateLow, high: s.gateHigh, holdMilliseconds: s.hold)
-            open = Envelope.coefficient(timeConstant: Gate.openTime, step: hop)
-            close = Envelope.coefficient(timeConstant: Gate.closeTime, step: hop)
-            onset = OnsetTuning(settings: s, hopSeconds: hop)
-            gain = Float(s.gain)
-            autoGain = s.autoGain
-            adaptation = Float(s.autoGainAdaptation)
-        }
-    }
-
     /// Plans the FFTs (serialised, `FFTW_ESTIMATE`) and sets up every state.
     /// Invalid settings fall back to the defaults field by field (see `apply`).
     /// `network`: onset network weights (`OnsetNetwork`; by default the shipped ones): a `full` onset of
     /// the DSP detector stands only where the network, which hears the
     /// spectrum and the detector's decision and evidence, gives it at least
     /// the weights' threshold (moved by `onsetSensitivity`). nil: the DSP
-    /// detector alone.
+    /// detector alone. The `full` detector then runs at the weights'
+    /// `candidates` sensitivity (many candidates, few misses; the network
+    /// decides): `candidates` overrides it, and with no network sets it (what
+    /// `physarum analyze --onset-input` writes for training).
     public init(layout: AnalysisLayout = .standard(), settings: AudioTuning = AudioTuning(),
-                network: OnsetNetworkWeights? = OnsetNetworkWeights.shipped) {
+                network: OnsetNetworkWeights? = OnsetNetworkWeights.shipped, candidates: Double? = nil) {
         self.layout = layout
+        self.candidates = (candidates ?? network?.candidates).map { max(0, min(1, $0)) }
         let s = settings.sanitized(keeping: AudioTuning())
         self.settings = s
         map = BandMap(layout: layout, edges: s.bandEdges)
@@ -147,7 +137,7 @@ public final class Analyzer {
                          count: Self.fluxLag + Self.referenceFrames)
         bandDb = Array(repeating: -200, count: n)
         flux = Array(repeating: 0, count: n)
-        derived = Derived(s, layout.hopSeconds)
+        derived = AnalyzerTuning(s, layout.hopSeconds, candidates: candidates)
         beats = BeatTracker(hopSeconds: layout.hopSeconds)
         downbeats = DownbeatTracker(layout: layout)
         fusion = OnsetFusion(hopSeconds: layout.hopSeconds, thresholdHops: windowHops)
@@ -172,7 +162,7 @@ public final class Analyzer {
             }
         }
         settings = s
-        derived = Derived(s, layout.hopSeconds)
+        derived = AnalyzerTuning(s, layout.hopSeconds, candidates: candidates)
         veto.setSensitivity(s.onsetSensitivity)
     }
 
@@ -273,9 +263,10 @@ public final class Analyzer {
             // level (`OnsetFusion`), and on a `lowMid` onset that `bass` or `mid`
             // backs; `sub` and `bass` alone, whose few wide bins beat, never fire it.
             let isFull = s == AudioSourceID.full.index
-            if !isFull { support[s] = onsets[s].support(flux: flux[s], tuning: d.onset) }
-            let fullSupport = isFull ? onsets[s].support(flux: flux[s], tuning: d.onset) : 0
-            if isFull, let t = fusion.fullTrigger(support: fullSupport, gateOpen: state != .closed, dt: dt, tuning: d.onset) {
+            let tuning = isFull ? d.fullOnset : d.onset
+            if !isFull { support[s] = onsets[s].support(flux: flux[s], tuning: tuning) }
+            let fullSupport = isFull ? onsets[s].support(flux: flux[s], tuning: tuning) : 0
+            if isFull, let t = fusion.fullTrigger(support: fullSupport, gateOpen: state != .closed, dt: dt, tuning: tuning) {
                 bandTrigger = max(bandTrigger ?? 0, t)
             }
             if isFull && lowHopsLeft > 0 {
@@ -290,13 +281,13 @@ public final class Analyzer {
             }
             var startBlock = false
             if isFull && !start.over {  // the stream's first moments (see `StreamStart`)
-                let due = bandTrigger != nil || onsets[s].support(flux: flux[s], tuning: d.onset) >= 1
+                let due = bandTrigger != nil || onsets[s].support(flux: flux[s], tuning: tuning) >= 1
                 let (block, fire) = start.step(samples: sampleCount, window: layout.windows[0], noiseLike: noiseLike[s],
                                                wouldFire: due, bandDb: bandDb)
                 startBlock = block
                 if fire { bandTrigger = max(bandTrigger ?? 0, Self.triggerWeight) }
             }
-            var fired = onsets[s].process(flux: flux[s], allowed: state != .closed && !startBlock, dt: dt, tuning: d.onset,
+            var fired = onsets[s].process(flux: flux[s], allowed: state != .closed && !startBlock, dt: dt, tuning: tuning,
                                           trigger: isFull ? bandTrigger : nil)
             var transient = onsets[s].transient
             let dspFired = fired
@@ -304,7 +295,7 @@ public final class Analyzer {
                 let det = OnsetNetworkInput.DetectorState(support: fullSupport, fired: fired, trigger: bandTrigger,
                                                           sinceOnset: sinceFull, allowed: state != .closed && !startBlock,
                                                           evidence: fusion.levelEvidence)
-                (fired, transient) = veto.decide(dspFired: fired, dspTransient: transient, detector: det, decay: d.onset.decay)
+                (fired, transient) = veto.decide(dspFired: fired, dspTransient: transient, detector: det, decay: tuning.decay)
                 if let sink = onsetInputSink { veto.values.withUnsafeBufferPointer { sink($0) } }
             }
             if isFull {  // the DSP detector's own state follows its own decisions (what the network was trained on)

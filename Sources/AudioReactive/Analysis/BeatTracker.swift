@@ -52,7 +52,10 @@ public enum BeatCommand: Sendable, Hashable {
 ///   eighths — loses to the true beat; a fast break may still be heard at
 ///   half tempo), and
 ///   weighted by a log-normal tempo preference around 120 BPM (one
-///   octave), picks the period in 60–200 BPM, refined by a parabola. A new
+///   octave), picks the period in 60–200 BPM, refined by a parabola; double
+///   or half the current tempo is picked only when it scores `octaveMargin`
+///   times the current one's best (within a frame of its lag: an octave
+///   error blinks in for a few seconds on a fast break otherwise). A new
 ///   tempo more than 4 % away replaces the current one only when two
 ///   estimates in a row agree on it. Confidence is the normalised
 ///   autocorrelation at the period.
@@ -78,6 +81,8 @@ public struct BeatTracker: Sendable {
     static let minConfidence: Float = 0.08
     static let pulseDecaySeconds: Double = 0.1
     static let subdivisionWeight: Float = 1.5
+    /// The current tempo's double or half must score this much better to be estimated (octave inertia).
+    static let octaveMargin: Float = 1.2
 
     private let hopsPerFrame: Int
     private let frameSeconds: Double
@@ -245,6 +250,19 @@ public struct BeatTracker: Sendable {
             s *= Float(exp(-0.5 * octaves * octaves))
             score[l] = s
             if s > bestScore { bestScore = s; best = l }
+        }
+        if period > 0 && !locked {
+            // Octave inertia: the current tempo's double or half takes over only when it clearly scores better.
+            let current = Int((period / Double(hopsPerFrame)).rounded())
+            if lags.contains(current) && current <= maxLag {
+                let ratio = Double(best) / Double(current)
+                let octave = abs(ratio / 2 - 1) <= 0.06 || abs(ratio * 2 - 1) <= 0.06
+                var here = current
+                for l in max(lags.lowerBound, current - 1)...min(lags.upperBound, maxLag, current + 1) where score[l] > score[here] {
+                    here = l
+                }
+                if octave && bestScore < Self.octaveMargin * score[here] { best = here; bestScore = score[here] }
+            }
         }
         var lag = Double(best)
         if best > lags.lowerBound && best < min(lags.upperBound, maxLag) {

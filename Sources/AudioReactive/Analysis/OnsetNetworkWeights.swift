@@ -17,7 +17,8 @@ public struct OnsetNetworkError: Error, CustomStringConvertible, Sendable, Equat
 ///     physarum-onset-network 2
 ///     {"bands":40,"lowHz":30,"highHz":16000,"perOctave":6,"floorRise":10,
 ///      "perBand":3,"detector":8,
-///      "layers":[{"in":128,"out":32,"kernel":3,"dilation":1},…],"threshold":0.5,
+///      "layers":[{"in":128,"out":32,"kernel":3,"dilation":1},…],"threshold":0.3,
+///      "candidates":0.9,
 ///      "floats":N,"fnv1a64":"…"}
 ///     N little-endian float32: per layer weights [out][in][kernel] (kernel 0 =
 ///     the oldest hop), biases [out]; then the output's weights [in] and bias.
@@ -46,8 +47,12 @@ public struct OnsetNetworkWeights: Sendable, Equatable {
     public let layers: [Layer]
     public let outputWeights: [Float]
     public let outputBias: Float
-    /// The probability at which the network fires at sensitivity 0.5 (chosen on the tuning set).
+    /// The probability under which a DSP onset is vetoed at sensitivity 0.5 (chosen on the tuning sources).
     public let threshold: Float
+    /// The sensitivity (0…1) of the DSP `full` detector whose onsets the
+    /// network was trained to judge (header `candidates`; nil when absent:
+    /// the user's sensitivity).
+    public let candidates: Double?
 
     static let magic = "physarum-onset-network 2"
     /// Where the shipped weights lie, under the configs directory.
@@ -59,6 +64,7 @@ public struct OnsetNetworkWeights: Sendable, Equatable {
         let perBand: Int, detector: Int
         let layers: [Shape]
         let threshold: Double, floats: Int, fnv1a64: String
+        let candidates: Double?
     }
 
     /// Reads and checks `path`.
@@ -85,7 +91,8 @@ public struct OnsetNetworkWeights: Sendable, Equatable {
         }
         guard head.bands > 0, head.bands <= 256, !head.layers.isEmpty, head.layers.count <= 16,
               head.lowHz > 0, head.highHz > head.lowHz, head.perOctave > 0, head.floorRise >= 0,
-              head.threshold > 0, head.threshold < 1 else { throw fail("header values out of range") }
+              head.threshold > 0, head.threshold < 1, (head.candidates ?? 0.5) >= 0, (head.candidates ?? 0.5) <= 1
+        else { throw fail("header values out of range") }
         guard head.perBand == OnsetNetworkInput.perBand, head.detector == OnsetNetworkInput.detectorCount else {
             throw fail("made for other inputs (\(head.perBand) per band and \(head.detector) of the detector; this analysis gives \(OnsetNetworkInput.perBand) and \(OnsetNetworkInput.detectorCount))")
         }
@@ -137,7 +144,7 @@ public struct OnsetNetworkWeights: Sendable, Equatable {
         return OnsetNetworkWeights(bands: head.bands, lowHz: head.lowHz, highHz: head.highHz, perOctave: head.perOctave,
                                    floorRise: Float(head.floorRise), layers: layers,
                                    outputWeights: Array(values[pos..<(pos + inputs)]), outputBias: values[pos + inputs],
-                                   threshold: Float(head.threshold))
+                                   threshold: Float(head.threshold), candidates: head.candidates)
     }
 
     /// 64-bit FNV-1a of `bytes`.

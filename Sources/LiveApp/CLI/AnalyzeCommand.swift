@@ -12,7 +12,7 @@ enum AnalyzeCommand: Subcommand {
     Usage: physarum analyze (--file F | --source NAME | --default | --synth SPEC)
                             [--json] [--duration SECONDS] [--server ADDRESS]
                             [--osc HOST:PORT [--osc-rate FPS]] [--onset-network PATH|off]
-                            [--onset-input FILE] [TUNING OPTIONS]
+                            [--onset-input FILE [--onset-candidates S]] [TUNING OPTIONS]
 
     Runs the analysis and prints one line per hop (128 samples = 2.67 ms at
     48 kHz). Time is the sample clock; a file gives exactly what live
@@ -60,6 +60,11 @@ enum AnalyzeCommand: Subcommand {
                        FILE (a line `physarum-onset-input N`, then N float32
                        per hop, little-endian): what scripts/onset-train
                        trains on (a file or synthetic signal only)
+      --onset-candidates S
+                       the sensitivity (0…1) of the `full` detector whose
+                       onsets the network judges (default: the weights'
+                       own, 0.9 for the shipped ones; with --onset-network
+                       off, --sensitivity); for training, with --onset-input
 
     \(tuningHelp)
 
@@ -107,6 +112,7 @@ enum AnalyzeCommand: Subcommand {
         let oscRate = try r.double("--osc-rate", in: 1...1000) ?? 60
         let networkChoice = try r.string("--onset-network")
         let inputDump = try r.string("--onset-input")
+        let candidates = try r.double("--onset-candidates", in: 0...1)
         let settings = try readSettings(&r)
         try r.finish()
         let chosen = [file != nil, sourceName != nil, useDefault, synth != nil].filter { $0 }.count
@@ -116,6 +122,7 @@ enum AnalyzeCommand: Subcommand {
         let input: Input = file.map { .file($0) } ?? synth.map { .synth($0) } ?? .source(sourceName)
         if case .synth = input, duration == nil { throw UsageError("--synth needs --duration SECONDS") }
         if case .source = input, inputDump != nil { throw UsageError("--onset-input needs --file or --synth") }
+        if case .source = input, candidates != nil { throw UsageError("--onset-candidates needs --file or --synth") }
         let network: OnsetNetworkWeights?
         switch networkChoice {
         case nil: network = OnsetNetworkWeights.shipped
@@ -134,12 +141,13 @@ enum AnalyzeCommand: Subcommand {
         case .file(let path):
             let source: FileSource
             do { source = try FileSource(path: path) } catch { throw RuntimeFailure(error.description) }
-            try runOffline(source, settings: settings, network: network, inputDump: inputDump, duration: duration, out: out)
+            try runOffline(source, settings: settings, network: network, candidates: candidates, inputDump: inputDump,
+                           duration: duration, out: out)
         case .synth(let spec):
             let g: any SignalGenerator
             do { g = try SyntheticSource.generator(spec: spec) } catch { throw UsageError(error.description) }
             try runOffline(SyntheticSource(g, duration: duration, label: "synthetic \(spec)"), settings: settings,
-                           network: network, inputDump: inputDump, duration: duration, out: out)
+                           network: network, candidates: candidates, inputDump: inputDump, duration: duration, out: out)
         case .source(let name):
             try runLive(source: name, server: server, settings: settings, network: network, duration: duration, out: out)
         }
@@ -167,9 +175,10 @@ enum AnalyzeCommand: Subcommand {
         return s
     }
 
-    static func runOffline(_ source: any AudioSource, settings: AudioTuning, network: OnsetNetworkWeights?,
+    static func runOffline(_ source: any AudioSource, settings: AudioTuning, network: OnsetNetworkWeights?, candidates: Double?,
                            inputDump: String?, duration: Double?, out: FeatureLineWriter) throws {
-        let analyzer = Analyzer(layout: .standard(sampleRate: source.sampleRate), settings: settings, network: network)
+        let analyzer = Analyzer(layout: .standard(sampleRate: source.sampleRate), settings: settings, network: network,
+                                candidates: candidates)
         var dump = Data()
         var width = 0
         if inputDump != nil {

@@ -69,8 +69,9 @@ struct Analysis {
     var meters: [AnalysisMeters] = []
 
     init(_ samples: [Float], settings: AudioTuning = AudioTuning(), keepMeters: Bool = false,
-         network: OnsetNetworkWeights? = OnsetNetworkWeights.shipped) {
-        let analyzer = Analyzer(layout: .standard(sampleRate: Signals.rate), settings: settings, network: network)
+         network: OnsetNetworkWeights? = OnsetNetworkWeights.shipped, candidates: Double? = nil) {
+        let analyzer = Analyzer(layout: .standard(sampleRate: Signals.rate), settings: settings, network: network,
+                                candidates: candidates)
         var f: [AudioFeatures] = []
         var m: [AnalysisMeters] = []
         f.reserveCapacity(samples.count / analyzer.layout.hop + 1)
