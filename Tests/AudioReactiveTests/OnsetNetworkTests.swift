@@ -118,6 +118,27 @@ import Testing
         print("onset network on a house groove in quiet room noise: \(dsp.count) DSP onsets, \(kept.count) kept")
     }
 
+    /// A weights file naming a candidate sensitivity makes the `full` detector
+    /// that sensitive (more candidates for the network to judge); the band
+    /// detectors, whose transients drive routes, keep the user's sensitivity.
+    @Test func aCandidateSensitivityMovesOnlyTheFullDetector() throws {
+        let good = try Self.shippedBytes()
+        let body = Self.headerEnd(good)
+        var head = String(decoding: good[..<body], as: UTF8.self)
+        head = head.replacingOccurrences(of: "\"threshold\":", with: "\"candidates\":1,\"threshold\":")
+        let (named, lines) = try Self.report(Array(head.utf8) + Array(good[body...]))
+        let w = try #require(named, "\(lines)")
+        #expect(w.candidates == 1)
+        let (dry, _) = DrumPattern.drumAndBass(bpm: 174).render(bars: 4, seed: 9)
+        let x = Signals.withNoise(Signals.bandLimited(Signals.mastered(dry), highPass: 150, lowPass: 7000), .pink, rmsDBFS: -24)
+        let user = Analysis(x, network: nil)
+        let eager = Analysis(x, network: nil, candidates: w.candidates)
+        #expect(eager.onsetTimes.count > user.onsetTimes.count, "\(eager.onsetTimes.count) against \(user.onsetTimes.count)")
+        for band in [AudioSourceID.bass, .mid, .presence] {
+            #expect(eager.onsetTimes(band) == user.onsetTimes(band), "\(band)")
+        }
+    }
+
     /// What the network hears on a hop is what training saw: the input the
     /// analysis writes without weights (`physarum analyze --onset-input`, what
     /// scripts/onset-train learns from) equals the one it feeds the network

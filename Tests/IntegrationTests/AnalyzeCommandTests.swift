@@ -70,7 +70,9 @@ import TestSupport
         #expect(r.stderr.contains(missing) && r.stderr.split(separator: "\n").count == 1)
         for args in [["analyze"], ["analyze", "--file", "a", "--default"], ["analyze", "--default", "--attack", "x"],
                      ["analyze", "--default", "--bands", "20,60"], ["analyze", "--synth", "tone:440"],
-                     ["analyze", "--default", "--gate-low", "20", "--gate-high", "10"], ["sources", "--bogus"]] {
+                     ["analyze", "--default", "--gate-low", "20", "--gate-high", "10"], ["sources", "--bogus"],
+                     ["analyze", "--default", "--onset-candidates", "0.9"],
+                     ["analyze", "--synth", "silence", "--duration", "1", "--onset-candidates", "2"]] {
             let u = try PhysarumProcess.run(args)
             #expect(u.status == 2, "\(args)")
             #expect(u.stderr.split(separator: "\n").count == 1, "\(args): \(u.stderr)")

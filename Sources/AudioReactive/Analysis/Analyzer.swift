@@ -93,10 +93,11 @@ public final class Analyzer {
     /// the DSP detector stands only where the network, which hears the
     /// spectrum and the detector's decision and evidence, gives it at least
     /// the weights' threshold (moved by `onsetSensitivity`). nil: the DSP
-    /// detector alone. The `full` detector then runs at the weights'
-    /// `candidates` sensitivity (many candidates, few misses; the network
-    /// decides): `candidates` overrides it, and with no network sets it (what
-    /// `physarum analyze --onset-input` writes for training).
+    /// detector alone. Where the weights name a `candidates` sensitivity, the
+    /// `full` detector runs at it (many candidates, few misses; the network
+    /// decides; the shipped weights name none). `candidates` overrides it,
+    /// and with no network sets it (the input `physarum analyze --onset-input
+    /// --onset-candidates` writes for training).
     public init(layout: AnalysisLayout = .standard(), settings: AudioTuning = AudioTuning(),
                 network: OnsetNetworkWeights? = OnsetNetworkWeights.shipped, candidates: Double? = nil) {
         self.layout = layout
