@@ -114,7 +114,13 @@ import TestSupport
             // Two stats lines: the loop has been presenting for over a second.
             #expect(poll(seconds: 60) { ((try? String(contentsOf: stats, encoding: .utf8)) ?? "").split(separator: "\n").count >= 2 },
                     "the app runs: \(app.stderr)")
-            let shot = try ScreenShot.take(display: display)
+            // The editor's panel, once on screen (a busy machine may show a frame or two without it yet).
+            var shot = try ScreenShot.take(display: display)
+            _ = poll(seconds: 30, every: 0.25) {
+                if Self.panelPixels(shot) > 1000 { return true }
+                shot = (try? ScreenShot.take(display: display)) ?? shot
+                return false
+            }
             let found = try PhysarumProcess.run(tool: "/usr/bin/xdotool", ["search", "--name", "Physarum Live.*output", "getwindowgeometry"],
                                                 environment: ["DISPLAY": display])
             app.signal(SIGTERM)

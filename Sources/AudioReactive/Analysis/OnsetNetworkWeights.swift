@@ -18,7 +18,7 @@ public struct OnsetNetworkError: Error, CustomStringConvertible, Sendable, Equat
 ///     {"bands":40,"lowHz":30,"highHz":16000,"perOctave":6,"floorRise":10,
 ///      "perBand":3,"detector":8,
 ///      "layers":[{"in":128,"out":32,"kernel":3,"dilation":1},…],"threshold":0.3,
-///      "candidates":0.9,
+///      "candidates":0.9,                    (optional: the `full` detector's sensitivity)
 ///      "floats":N,"fnv1a64":"…"}
 ///     N little-endian float32: per layer weights [out][in][kernel] (kernel 0 =
 ///     the oldest hop), biases [out]; then the output's weights [in] and bias.

@@ -12,7 +12,7 @@ enum AnalyzeCommand: Subcommand {
     Usage: physarum analyze (--file F | --source NAME | --default | --synth SPEC)
                             [--json] [--duration SECONDS] [--server ADDRESS]
                             [--osc HOST:PORT [--osc-rate FPS]] [--onset-network PATH|off]
-                            [--onset-input FILE [--onset-candidates S]] [TUNING OPTIONS]
+                            [--onset-input FILE] [--onset-candidates S] [TUNING OPTIONS]
 
     Runs the analysis and prints one line per hop (128 samples = 2.67 ms at
     48 kHz). Time is the sample clock; a file gives exactly what live
@@ -63,8 +63,10 @@ enum AnalyzeCommand: Subcommand {
       --onset-candidates S
                        the sensitivity (0…1) of the `full` detector whose
                        onsets the network judges (default: the weights'
-                       own, 0.9 for the shipped ones; with --onset-network
-                       off, --sensitivity); for training, with --onset-input
+                       own where they name one, else --sensitivity; the
+                       shipped weights name none); for training, with
+                       --onset-network off --onset-input (a file or
+                       synthetic signal only)
 
     \(tuningHelp)
 
