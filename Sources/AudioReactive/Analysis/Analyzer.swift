@@ -282,7 +282,7 @@ public final class Analyzer {
             }
             var startBlock = false
             if isFull && !start.over {  // the stream's first moments (see `StreamStart`)
-                let due = bandTrigger != nil || onsets[s].support(flux: flux[s], tuning: tuning) >= 1
+                let due = bandTrigger != nil || fullSupport >= 1
                 let (block, fire) = start.step(samples: sampleCount, window: layout.windows[0], noiseLike: noiseLike[s],
                                                wouldFire: due, bandDb: bandDb)
                 startBlock = block

@@ -186,8 +186,7 @@ enum AnalyzeCommand: Subcommand {
         if inputDump != nil {
             analyzer.onsetInputSink = { v in
                 width = v.count
-                dump.append(UnsafeBufferPointer(start: UnsafeRawPointer(v.baseAddress!).assumingMemoryBound(to: UInt8.self),
-                                                count: v.count * MemoryLayout<Float>.size))
+                dump.append(v)
             }
         }
         do {
