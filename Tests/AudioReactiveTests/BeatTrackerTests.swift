@@ -5,7 +5,8 @@ import Testing
 /// The beat tracker on the pinned drum generator (default settings): the
 /// tempo within ±2 % (an octave off counts as wrong) from 8 s on, a tempo
 /// change followed within 4 s, beats within 25 ms (median) of the pattern's
-/// quarter notes, and user commands (×2, ÷2, lock, taps).
+/// quarter notes (also on a break whose kicks fall between the beats), and
+/// user commands (×2, ÷2, lock, taps).
 @Suite(.serialized) struct BeatTrackerTests {
     static func beats(_ a: Analysis, from t0: Double) -> [Double] {
         a.features.filter { $0.beat.beat && $0.time >= t0 }.map(\.time)
@@ -32,6 +33,29 @@ import Testing
         let median = errors.isEmpty ? 1 : errors[errors.count / 2]
         print("beat \(bpm): \(errors.count) beats, median error \(median * 1000) ms")
         #expect(median <= 0.025)
+    }
+
+    /// A break whose kicks fall mostly between the beats (1, and the "and"
+    /// of every beat) and whose snares keep the backbeat (2 and 4): on the
+    /// flux alone the off-beats weigh more (four kicks against a kick and two
+    /// snares a bar); the accent puts the beats on the snares.
+    @Test func aBreakWithOffBeatKicksKeepsTheBeatOnTheSnares() {
+        let bpm = 110.0
+        let pattern = DrumPattern(bpm: bpm, lanes: [
+            (.kick, "X.X...X...X...X."),
+            (.snare, "....X.......X..."),
+            (.closedHat, "g.g.g.g.g.g.g.g."),
+        ])
+        let (dry, _) = pattern.render(bars: Int(20 * bpm / 240), seed: 5)
+        let a = Analysis(Signals.mastered(dry))
+        let r = Self.ratios(a, 8, 20, bpm: bpm)
+        #expect(!r.isEmpty && r.allSatisfy { abs($0 - 1) <= 0.02 }, "tempo within 2 % of \(bpm) from 8 s on")
+        let beat = 60 / bpm
+        let errors = Self.beats(a, from: 8).map { t in abs(t - (t / beat).rounded() * beat) }.sorted()
+        let median = errors.isEmpty ? 1 : errors[errors.count / 2]
+        print("beat on an off-beat break: \(errors.count) beats, median error \(median * 1000) ms")
+        #expect(errors.count >= Int(10 / beat), "beats keep coming (\(errors.count))")
+        #expect(median <= 0.025, "beats on the quarter notes, not half a beat off")
     }
 
     @Test func followsATempoChange() {

@@ -45,6 +45,7 @@ public final class Analyzer {
     private var beats: BeatTracker
     private var downbeats: DownbeatTracker
     private var fullDbBack: (Float, Float) = (-200, -200)
+    private var accent: BeatAccent
     private var lowTrigger: Float = 0
     private var lowHopsLeft = 0
     private var support: [Float] = Array(repeating: 0, count: AudioSourceID.count)
@@ -140,6 +141,7 @@ public final class Analyzer {
         flux = Array(repeating: 0, count: n)
         derived = AnalyzerTuning(s, layout.hopSeconds, candidates: candidates)
         beats = BeatTracker(hopSeconds: layout.hopSeconds)
+        accent = BeatAccent(window: layout.windows[0], sampleRate: layout.sampleRate)
         downbeats = DownbeatTracker(layout: layout)
         fusion = OnsetFusion(hopSeconds: layout.hopSeconds, thresholdHops: windowHops)
         veto = OnsetVeto(weights: network, layout: layout, sensitivity: s.onsetSensitivity)
@@ -329,13 +331,14 @@ public final class Analyzer {
         features.onset = fullFired
         let full = AudioSourceID.full.index
         // The tracker hears the broadband flux and, at half weight, the rise of the broadband
-        // level over two hops (so loud hits count more than soft ones in its phase).
+        // level over two hops (so loud hits count more than soft ones); its phase also hears the accent.
         let rise = max(0, bandDb[full] - fullDbBack.1)
         fullDbBack = (bandDb[full], fullDbBack.0)
         downbeats.observe(lowFlux: flux[AudioSourceID.sub.index] + flux[AudioSourceID.bass.index],
                           midFlux: flux[AudioSourceID.mid.index], onset: fullFired, longPower: powers[plans.count - 1])
         // Bars count from the music (`DownbeatTracker`), not from the tracker's first beat.
-        features.beat = downbeats.label(beats.process(flux: flux[full] + Self.beatLevelWeight * rise,
+        let accentNow = accent.step(power: powers[0], scale: powerScale[0])
+        features.beat = downbeats.label(beats.process(flux: flux[full] + Self.beatLevelWeight * rise, accent: accentNow,
                                                       music: gates[full].state != .closed))
         meters.beat = features.beat
         meters.tempoLocked = beats.locked

@@ -60,7 +60,11 @@ public enum BeatCommand: Sendable, Hashable {
 ///   estimates in a row agree on it. Confidence is the normalised
 ///   autocorrelation at the period.
 /// - The phase: pulses one period apart over the last 8 beats (newer ones
-///   weigh more) are matched against the window; the best offset predicts
+///   weigh more) are matched against the window of the flux plus, at equal
+///   weight (each over its window's mean), the accent (`BeatAccent`: the
+///   power a snare or clap adds in 600 Hz – 4 kHz; a break whose kicks fall
+///   between the beats would put the beat half a beat off on the flux
+///   alone, which weighs a soft hit like a loud one); the best offset predicts
 ///   the next beat. A prediction within a quarter period of the current one
 ///   pulls it halfway; farther ones replace it after two updates in a row.
 /// - A beat fires on the hop whose end passes the predicted beat; beats stop
@@ -83,17 +87,24 @@ public struct BeatTracker: Sendable {
     static let subdivisionWeight: Float = 1.5
     /// The current tempo's double or half must score this much better to be estimated (octave inertia).
     static let octaveMargin: Float = 1.2
+    /// Weight of the accent against the flux in the phase (each over its mean).
+    static let accentWeight: Float = 1
 
     private let hopsPerFrame: Int
     private let frameSeconds: Double
     private let hopSeconds: Double
     private var odf: [Float]
+    /// The accent (`BeatAccent`) per frame, a ring like `odf`.
+    private var accents: [Float]
+    /// What the phase hears per frame: the flux and `accentWeight` × the accent, each over its window's mean.
+    private var phaseScale: (odf: Float, accent: Float) = (1, 0)
     private var scratch: [Float]
     private var ac: [Float]
     private var score: [Float]
     private var write = 0
     private var filled = 0
     private var frameSum: Float = 0
+    private var accentSum: Float = 0
     private var hopInFrame = 0
     private var framesToUpdate = framesPerUpdate
     private var hop: Int64 = 0
@@ -113,6 +124,7 @@ public struct BeatTracker: Sendable {
         hopsPerFrame = max(1, Int((0.005 / hopSeconds).rounded()))
         frameSeconds = hopSeconds * Double(hopsPerFrame)
         odf = Array(repeating: 0, count: 2 * Self.windowFrames)
+        accents = odf
         scratch = Array(repeating: 0, count: Self.windowFrames)
         let maxLag = Int(60 / Self.minBPM / frameSeconds) + 2
         ac = Array(repeating: 0, count: 4 * maxLag + 2)
@@ -127,13 +139,15 @@ public struct BeatTracker: Sendable {
 
     /// One hop: `flux` the broadband onset-detection value, `music` whether
     /// music is heard (a gate open). Returns this hop's features.
-    public mutating func process(flux: Float, music: Bool) -> BeatFeatures {
+    public mutating func process(flux: Float, accent: Float = 0, music: Bool) -> BeatFeatures {
         hop += 1
         frameSum += max(0, flux)
+        accentSum += max(0, accent)
         hopInFrame += 1
         if hopInFrame == hopsPerFrame {
-            push(frameSum)
+            push(frameSum, accentSum)
             frameSum = 0
+            accentSum = 0
             hopInFrame = 0
             framesToUpdate -= 1
             if framesToUpdate == 0 {
@@ -214,9 +228,11 @@ public struct BeatTracker: Sendable {
         features.confidence = max(features.confidence, 0.5)
     }
 
-    private mutating func push(_ v: Float) {
+    private mutating func push(_ v: Float, _ a: Float) {
         odf[write] = v
         odf[write + Self.windowFrames] = v
+        accents[write] = a
+        accents[write + Self.windowFrames] = a
         write = (write + 1) % Self.windowFrames
         filled = min(filled + 1, Self.windowFrames)
     }
@@ -226,8 +242,11 @@ public struct BeatTracker: Sendable {
         let n = filled
         let start = write + Self.windowFrames - n // oldest of the filled frames
         var mean: Float = 0
-        for i in 0..<n { mean += odf[start + i] }
+        var accentMean: Float = 0
+        for i in 0..<n { mean += odf[start + i]; accentMean += accents[start + i] }
         mean /= Float(n)
+        accentMean /= Float(n)
+        phaseScale = mean > 1e-9 && accentMean > 1e-12 ? (1 / mean, Self.accentWeight / accentMean) : (1, 0)
         var energy: Float = 0
         for i in 0..<n { let x = odf[start + i] - mean; scratch[i] = x; energy += x * x }
         guard energy > 1e-9 else { return }
@@ -299,7 +318,9 @@ public struct BeatTracker: Sendable {
                 let back = Int((Double(off) + Double(m) * p).rounded())
                 guard back < filled - 1 else { break }
                 let i = newest - back
-                s += w * (odf[i] + 0.5 * (odf[i - 1] + odf[i + (back > 0 ? 1 : 0)]))
+                let j = i + (back > 0 ? 1 : 0)
+                s += w * (phaseScale.odf * (odf[i] + 0.5 * (odf[i - 1] + odf[j]))
+                          + phaseScale.accent * (accents[i] + 0.5 * (accents[i - 1] + accents[j])))
                 w *= 0.8
             }
             if s > bestScore { bestScore = s; bestOffset = off }
