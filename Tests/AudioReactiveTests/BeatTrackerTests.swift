@@ -58,6 +58,22 @@ import Testing
         #expect(median <= 0.025, "beats on the quarter notes, not half a beat off")
     }
 
+    /// The tempo octave follows how busy the music is: a drum & bass break
+    /// through a laptop microphone's band (150 Hz – 7 kHz, noise 30 dB down),
+    /// where the eighth hats no longer hold up the fast beat, is heard at
+    /// 172, not 86; a sparse groove (kick and snare, quarter hats) at 86 stays at 86.
+    @Test(arguments: [(DrumPattern.drumAndBass(bpm: 172), 172.0),
+                      (DrumPattern(bpm: 86, lanes: [(.kick, "X.......X.X....."), (.snare, "....X.......X..."),
+                                                    (.closedHat, "g...g...g...g...")]), 86.0)])
+    func theTempoOctaveFollowsHowBusyTheMusicIs(pattern: DrumPattern, bpm: Double) {
+        let (dry, _) = pattern.render(bars: Int(24 * bpm / 240), seed: 11)
+        let laptop = Signals.withNoise(Signals.bandLimited(Signals.mastered(dry), highPass: 150, lowPass: 7000), .pink, rmsDBFS: -46)
+        let a = Analysis(laptop)
+        let r = Self.ratios(a, 8, 24, bpm: bpm)
+        print("beat octave \(bpm): tempo from 8 s \(r.min() ?? 0)…\(r.max() ?? 0) × truth")
+        #expect(!r.isEmpty && r.allSatisfy { abs($0 - 1) <= 0.02 }, "tempo within 2 % of \(bpm) from 8 s on")
+    }
+
     @Test func followsATempoChange() {
         let first = DrumPattern.house(bpm: 120).render(bars: 8, seed: 3, tail: 0).0
         let second = DrumPattern.house(bpm: 128).render(bars: 8, seed: 4).0

@@ -338,7 +338,7 @@ public final class Analyzer {
                           midFlux: flux[AudioSourceID.mid.index], onset: fullFired, longPower: powers[plans.count - 1])
         // Bars count from the music (`DownbeatTracker`), not from the tracker's first beat.
         let accentNow = accent.step(power: powers[0], scale: powerScale[0])
-        features.beat = downbeats.label(beats.process(flux: flux[full] + Self.beatLevelWeight * rise, accent: accentNow,
+        features.beat = downbeats.label(beats.process(flux: flux[full] + Self.beatLevelWeight * rise, accent: accentNow, onset: fullFired,
                                                       music: gates[full].state != .closed))
         meters.beat = features.beat
         meters.tempoLocked = beats.locked

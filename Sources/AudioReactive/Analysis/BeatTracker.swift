@@ -51,8 +51,12 @@ public enum BeatCommand: Sendable, Hashable {
 ///   a dotted alias — two thirds of the tempo, whose half falls between the
 ///   eighths — loses to the true beat; a fast break may still be heard at
 ///   half tempo), and
-///   weighted by a log-normal tempo preference around 120 BPM (one
-///   octave), picks the period in 60–200 BPM, refined by a parabola; double
+///   weighted by a log-normal tempo preference (one octave wide) centred
+///   on `onsetsPerBeat` onsets a beat at the onset rate (the window's, held
+///   where higher with a 30-s half-life; 120 BPM before any onset, the
+///   user's tempo once set): a fast break heard at half tempo puts four
+///   onsets in a beat, a sparse piece at double tempo one. It picks the
+///   period in 60–200 BPM, refined by a parabola; double
 ///   or half the current tempo is picked only when it scores `octaveMargin`
 ///   times the current one's best (within a frame of its lag: an octave
 ///   error blinks in for a few seconds on a fast break otherwise). A new
@@ -89,6 +93,10 @@ public struct BeatTracker: Sendable {
     static let octaveMargin: Float = 1.2
     /// Weight of the accent against the flux in the phase (each over its mean).
     static let accentWeight: Float = 1
+    /// Onsets per beat where the tempo preference centres (on the onset rate held over `rateHalfLife`).
+    static let onsetsPerBeat: Double = 2
+    /// The held onset rate halves over this many seconds (a quiet stretch does not slow the beat heard).
+    static let rateHalfLife: Double = 30
 
     private let hopsPerFrame: Int
     private let frameSeconds: Double
@@ -96,6 +104,14 @@ public struct BeatTracker: Sendable {
     private var odf: [Float]
     /// The accent (`BeatAccent`) per frame, a ring like `odf`.
     private var accents: [Float]
+    /// Onsets per frame, a ring like `odf`.
+    private var onsetCounts: [Float]
+    private var onsetsInFrame: Float = 0
+    /// Whether the user has moved the preference (tap, ×2, ÷2, a set tempo): then the onset rate no longer moves it.
+    private var userPreferred = false
+    /// Onsets per second: the window's rate, or the held one decayed (`rateHalfLife`) where higher.
+    private var heldRate: Double = 0
+    private let rateDecay: Double
     /// What the phase hears per frame: the flux and `accentWeight` × the accent, each over its window's mean.
     private var phaseScale: (odf: Float, accent: Float) = (1, 0)
     private var scratch: [Float]
@@ -125,11 +141,13 @@ public struct BeatTracker: Sendable {
         frameSeconds = hopSeconds * Double(hopsPerFrame)
         odf = Array(repeating: 0, count: 2 * Self.windowFrames)
         accents = odf
+        onsetCounts = odf
         scratch = Array(repeating: 0, count: Self.windowFrames)
         let maxLag = Int(60 / Self.minBPM / frameSeconds) + 2
         ac = Array(repeating: 0, count: 4 * maxLag + 2)
         score = Array(repeating: 0, count: maxLag + 2)
         pulseDecay = Float(exp(-hopSeconds / Self.pulseDecaySeconds))
+        rateDecay = pow(0.5, Double(Self.framesPerUpdate) * frameSeconds / Self.rateHalfLife)
     }
 
     /// Tempo range in frames of lag.
@@ -137,15 +155,18 @@ public struct BeatTracker: Sendable {
         Int(60 / Self.maxBPM / frameSeconds)...Int(60 / Self.minBPM / frameSeconds) + 1
     }
 
-    /// One hop: `flux` the broadband onset-detection value, `music` whether
-    /// music is heard (a gate open). Returns this hop's features.
-    public mutating func process(flux: Float, accent: Float = 0, music: Bool) -> BeatFeatures {
+    /// One hop: `flux` the broadband onset-detection value, `accent` the
+    /// hop's `BeatAccent`, `onset` whether a broadband onset fired, `music`
+    /// whether music is heard (a gate open). Returns this hop's features.
+    public mutating func process(flux: Float, accent: Float = 0, onset: Bool = false, music: Bool) -> BeatFeatures {
         hop += 1
+        if onset { onsetsInFrame += 1 }
         frameSum += max(0, flux)
         accentSum += max(0, accent)
         hopInFrame += 1
         if hopInFrame == hopsPerFrame {
-            push(frameSum, accentSum)
+            push(frameSum, accentSum, onsetsInFrame)
+            onsetsInFrame = 0
             frameSum = 0
             accentSum = 0
             hopInFrame = 0
@@ -201,7 +222,7 @@ public struct BeatTracker: Sendable {
         let bpm = 60 / (p * hopSeconds)
         guard bpm >= Self.minBPM / 2 && bpm <= Self.maxBPM * 2 else { return }
         period = p
-        if moving { preferred = min(Self.maxBPM, max(Self.minBPM, bpm)) }
+        if moving { preferred = min(Self.maxBPM, max(Self.minBPM, bpm)); userPreferred = true }
         candidate = 0
         if nextBeat < Double(hop) { nextBeat = Double(hop) + p }
     }
@@ -228,7 +249,9 @@ public struct BeatTracker: Sendable {
         features.confidence = max(features.confidence, 0.5)
     }
 
-    private mutating func push(_ v: Float, _ a: Float) {
+    private mutating func push(_ v: Float, _ a: Float, _ onsets: Float) {
+        onsetCounts[write] = onsets
+        onsetCounts[write + Self.windowFrames] = onsets
         odf[write] = v
         odf[write + Self.windowFrames] = v
         accents[write] = a
@@ -242,8 +265,12 @@ public struct BeatTracker: Sendable {
         let n = filled
         let start = write + Self.windowFrames - n // oldest of the filled frames
         var mean: Float = 0
-        var accentMean: Float = 0
-        for i in 0..<n { mean += odf[start + i]; accentMean += accents[start + i] }
+        var accentMean: Float = 0, onsetCount: Float = 0
+        for i in 0..<n { mean += odf[start + i]; accentMean += accents[start + i]; onsetCount += onsetCounts[start + i] }
+        // Busier music is heard at a faster beat: the preference centres on the held onset rate.
+        heldRate = max(Double(onsetCount) / (Double(n) * frameSeconds), heldRate * rateDecay)
+        let centre = userPreferred || heldRate <= 0 ? preferred
+            : min(Self.maxBPM, max(Self.minBPM, 60 * heldRate / Self.onsetsPerBeat))
         mean /= Float(n)
         accentMean /= Float(n)
         phaseScale = mean > 1e-9 && accentMean > 1e-12 ? (1 / mean, Self.accentWeight / accentMean) : (1, 0)
@@ -265,7 +292,7 @@ public struct BeatTracker: Sendable {
             for m in 1...4 where m * l <= maxLag { s += ac[m * l] / Float(m) }
             s += Self.subdivisionWeight * ac[l / 2] // the beat's halves: eighths count for the faster level
             let bpm = 60 / (Double(l) * frameSeconds)
-            let octaves = log2(bpm / preferred)
+            let octaves = log2(bpm / centre)
             s *= Float(exp(-0.5 * octaves * octaves))
             score[l] = s
             if s > bestScore { bestScore = s; best = l }
