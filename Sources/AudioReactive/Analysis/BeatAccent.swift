@@ -3,8 +3,9 @@
 /// (an amplitude). A snare or a clap puts far more power there than a kick's
 /// click or a hat, so in a break whose kicks fall between the beats the
 /// accent still marks the backbeat; the broadband flux, a rise in dB, weighs
-/// a soft hit like a loud one. Fixed in Hz: the user's band edges do not
-/// move it. Pure state; no allocation.
+/// a soft hit like a loud one. The reference span is the flux's
+/// (`Analyzer.fluxLag` … `fluxLag + referenceFrames − 1` hops back). Fixed
+/// in Hz: the user's band edges do not move it. Pure state; no allocation.
 struct BeatAccent {
     static let lowHz = 600.0, highHz = 4000.0
     static let firstBack = 2

@@ -162,7 +162,7 @@ public struct BeatTracker: Sendable {
         hop += 1
         if onset { onsetsInFrame += 1 }
         frameSum += max(0, flux)
-        accentSum += max(0, accent)
+        accentSum += accent  // ≥ 0 (`BeatAccent`)
         hopInFrame += 1
         if hopInFrame == hopsPerFrame {
             push(frameSum, accentSum, onsetsInFrame)
